@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+// hfr — a Linux high-frame-rate recorder and retimer on FFmpeg's C libraries.
+import PackageDescription
+
+let package = Package(
+    name: "hfr",
+    products: [
+        .executable(name: "hfr", targets: ["hfr"])
+    ],
+    targets: [
+        // Thin C modules: each re-exports only what Swift cannot import from its headers.
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [
+                .linkedLibrary("avdevice"), .linkedLibrary("avfilter"), .linkedLibrary("avformat"),
+                .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("swresample"),
+                .linkedLibrary("avutil"),
+            ]
+        ),
+        .systemLibrary(name: "COpenH264", pkgConfig: "openh264"),
+        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband"),
+        .systemLibrary(name: "CV4L2"),
+
+        // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
+        .target(name: "HFRMedia", dependencies: ["CFFmpeg"]),
+        // Reading a file's streams and its H.264 temporal structure.
+        .target(name: "HFRProbe", dependencies: ["HFRMedia", "CFFmpeg"]),
+        // The command-line frame and the commands.
+        .target(name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe"]),
+        .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
+
+        // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).
+        .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
+        .testTarget(name: "HFRMediaTests", dependencies: ["HFRMedia", "HFRTestSupport"]),
+        .testTarget(name: "HFRProbeTests", dependencies: ["HFRProbe", "HFRTestSupport"]),
+        .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
+        // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.
+        .testTarget(name: "EndToEndTests", dependencies: ["hfr", "HFRTestSupport"]),
+    ]
+)

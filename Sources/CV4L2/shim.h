@@ -1,0 +1,37 @@
+// The V4L2 kernel API for Swift.
+//
+// The ioctl request codes (VIDIOC_*) are built by the _IOR/_IOWR macros and the pixel formats by
+// v4l2_fourcc(); Swift evaluates neither, so the ones hfr uses are re-exported as constants.
+// ioctl itself is variadic in C, so a typed wrapper is provided too.
+#ifndef HFR_CV4L2_SHIM_H
+#define HFR_CV4L2_SHIM_H
+
+#include <linux/videodev2.h>
+#include <sys/ioctl.h>
+
+static const unsigned long HFR_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
+static const unsigned long HFR_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
+static const unsigned long HFR_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
+static const unsigned long HFR_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
+static const unsigned long HFR_VIDIOC_G_FMT = VIDIOC_G_FMT;
+static const unsigned long HFR_VIDIOC_S_FMT = VIDIOC_S_FMT;
+static const unsigned long HFR_VIDIOC_G_PARM = VIDIOC_G_PARM;
+static const unsigned long HFR_VIDIOC_S_PARM = VIDIOC_S_PARM;
+static const unsigned long HFR_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
+static const unsigned long HFR_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+static const unsigned long HFR_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long HFR_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+
+static const unsigned int HFR_V4L2_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;
+static const unsigned int HFR_V4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
+static const unsigned int HFR_V4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
+static const unsigned int HFR_V4L2_PIX_FMT_UYVY = V4L2_PIX_FMT_UYVY;
+static const unsigned int HFR_V4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+static const unsigned int HFR_V4L2_PIX_FMT_H264 = V4L2_PIX_FMT_H264;
+
+/// ioctl with one pointer argument, the only shape V4L2 uses.
+static inline int hfr_v4l2_ioctl(int fd, unsigned long request, void *arg) {
+    return ioctl(fd, request, arg);
+}
+
+#endif

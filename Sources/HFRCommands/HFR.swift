@@ -1,0 +1,63 @@
+import HFRMedia
+
+/// The `hfr` program: global options, subcommand dispatch, errors to exit codes.
+public enum HFR {
+    public static let version = "0.1.0"
+
+    /// Every subcommand, in the order `hfr --help` lists them.
+    public static let commands: [any Command.Type] = [ProbeCommand.self]
+
+    /// Runs the command line `arguments` (without the program name); returns the exit code.
+    public static func main(_ arguments: [String]) -> Int32 {
+        var arguments = arguments
+        let verbosity = arguments.reduce(0) { $0 + ($1 == "-v" || $1 == "--verbose" ? 1 : 0) + ($1 == "-vv" ? 2 : 0) }
+        arguments.removeAll { $0 == "-v" || $0 == "--verbose" || $0 == "-vv" }
+        LibavLog.configure(verbosity: verbosity)
+
+        guard let first = arguments.first else {
+            Console.error(Help.main(commands: commands))
+            return ExitCode.usage.rawValue
+        }
+        if first == "--help" || first == "-h" || first == "help" {
+            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+                Console.output(Help.command(command))
+            } else {
+                Console.output(Help.main(commands: commands))
+            }
+            return 0
+        }
+        if first == "--version" {
+            Console.output("hfr \(version)\n")
+            return 0
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            return report(.usage(first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"))
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            Console.output(Help.command(command))
+            return 0
+        }
+        do {
+            let parsed = try ParsedArguments(rest, for: command)
+            try command.init(parsed).run()
+            return 0
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// Prints `error` the way SPEC.md says (one line; usage and hint for usage errors).
+    static func report(_ error: HFRError) -> Int32 {
+        var text = "Error: \(error.message)\n"
+        if error.exitCode == .usage {
+            if let command = error.usageOf {
+                text += "Usage: \(command.usage)\nSee 'hfr \(command.name) --help'\n"
+            } else {
+                text += "Usage: hfr <command> [options]\nSee 'hfr --help'\n"
+            }
+        }
+        Console.error(text)
+        return error.exitCode.rawValue
+    }
+}

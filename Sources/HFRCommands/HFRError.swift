@@ -1,0 +1,57 @@
+import HFRMedia
+
+/// The exit codes of SPEC.md (sysexits values).
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case dataError = 65
+    case unavailable = 69
+    case ioError = 74
+}
+
+/// The one error users see: a single line, an exit code, and (for usage errors) the command's usage.
+public struct HFRError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let exitCode: ExitCode
+    /// Set for usage errors: the command whose usage line and help hint follow the message.
+    public let usageOf: (any Command.Type)?
+
+    public init(_ message: String, exitCode: ExitCode, usageOf: (any Command.Type)? = nil) {
+        self.message = message
+        self.exitCode = exitCode
+        self.usageOf = usageOf
+    }
+
+    public var description: String { message }
+
+    /// A command-line mistake: exit 64, printed with the usage line.
+    public static func usage(_ message: String, of command: (any Command.Type)? = nil) -> HFRError {
+        HFRError(message, exitCode: .usage, usageOf: command)
+    }
+
+    /// Input that is not what it should be (empty, truncated, not media): exit 65.
+    public static func badInput(_ path: String, _ cause: String) -> HFRError {
+        HFRError("\(path): \(cause)", exitCode: .dataError)
+    }
+
+    /// A file that cannot be opened, read or written: exit 74.
+    public static func io(_ path: String, _ cause: String) -> HFRError {
+        HFRError("\(path): \(cause)", exitCode: .ioError)
+    }
+
+    /// Maps a failed FFmpeg call on `path` to the right exit code and a readable cause.
+    public static func reading(_ path: String, _ failure: AVFailure) -> HFRError {
+        if let errno = failure.errno, errno != EINVAL_CODE {
+            return .io(path, "\(failure.message) (\(failure.operation))")
+        }
+        let cause =
+            failure.operation == "avformat_open_input" || failure.operation == "avformat_find_stream_info"
+            ? "not a media file or unreadable container (\(failure.message))"
+            : "truncated or corrupt (\(failure.description))"
+        return .badInput(path, cause)
+    }
+}
+
+/// EINVAL from FFmpeg usually means bad data, not an I/O failure.
+private let EINVAL_CODE: Int32 = 22

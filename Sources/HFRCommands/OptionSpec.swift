@@ -1,0 +1,50 @@
+/// One entry of a command's option table: drives both parsing and `--help`.
+public struct OptionSpec: Sendable {
+    /// What the option takes from the command line.
+    public enum Kind: Sendable, Equatable {
+        /// `--json`: present or not.
+        case flag
+        /// `--fps 120`, `--fps=120`: one value, named by `placeholder` in help.
+        case value(placeholder: String)
+        /// `INPUT`: a word without dashes, in order.
+        case positional(placeholder: String, isOptional: Bool)
+    }
+
+    /// Long name without dashes ("json"), or the placeholder for positionals.
+    public let name: String
+    /// Optional one-letter alias ("j" for -j).
+    public let shortName: Character?
+    public let kind: Kind
+    public let help: String
+
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, shortName: short, kind: .flag, help: help)
+    }
+
+    public static func value(_ name: String, _ placeholder: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, shortName: short, kind: .value(placeholder: placeholder), help: help)
+    }
+
+    public static func positional(_ placeholder: String, optional: Bool = false, help: String) -> OptionSpec {
+        OptionSpec(name: placeholder, shortName: nil, kind: .positional(placeholder: placeholder, isOptional: optional), help: help)
+    }
+
+    /// How the option appears in the usage line: `INPUT`, `[--json]`, `[--fps N]`.
+    var usageFragment: String {
+        switch kind {
+        case .flag: "[--\(name)]"
+        case .value(let p): "[--\(name) \(p)]"
+        case .positional(let p, let isOptional): isOptional ? "[\(p)]" : p
+        }
+    }
+
+    /// The left column in help: `--fps N`, `-j, --jobs N`, `INPUT`.
+    var helpLabel: String {
+        let short = shortName.map { "-\($0), " } ?? ""
+        switch kind {
+        case .flag: return "\(short)--\(name)"
+        case .value(let p): return "\(short)--\(name) \(p)"
+        case .positional(let p, _): return p
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import HFRMedia
+import HFRProbe
+
+/// The human-readable `hfr probe` output.
+enum ProbeText {
+    static func frameHeader() -> String {
+        "frame       time   size key type ref tid droppable sdtp\n"
+    }
+
+    static func frame(_ f: ProbedFrame) -> String {
+        let s = f.structure
+        let columns: [String] = [
+            pad(String(f.index), 5),
+            pad(f.time.map { fixed($0.doubleValue, 4) } ?? "-", 10),
+            pad(String(f.size), 6),
+            pad(f.isKeyframe ? "K" : "-", 3),
+            pad(s?.sliceType?.rawValue ?? "-", 4),
+            pad(s.map { String($0.nalRefIdc) } ?? "-", 3),
+            pad(s?.temporalID.map(String.init) ?? "-", 3),
+            pad(s.map { $0.isDroppable ? "yes" : "no" } ?? "-", 9),
+            f.isContainerDisposable ? "yes" : "no",
+        ]
+        return columns.joined(separator: " ") + "\n"
+    }
+
+    static func summary(_ r: ProbeReport) -> String {
+        var lines: [String] = []
+        let duration = r.container.duration.map { fixed($0.doubleValue, 3) + " s" } ?? "unknown duration"
+        lines.append("\(r.path): \(r.container.formatLongName), \(duration), \(r.fileSize) bytes")
+        for s in r.streams { lines.append("  " + stream(s)) }
+        if let offset = r.avStartOffset {
+            lines.append("A/V start offset: \(signed(offset.doubleValue * 1000)) ms (audio − video)")
+        }
+        if let v = r.video { lines += video(v) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func stream(_ s: ProbeReport.Stream) -> String {
+        let i = s.info
+        var text = "#\(i.index) \(i.kind.rawValue): \(i.codecName)"
+        if let p = i.profile { text += " (\(p))" }
+        switch i.kind {
+        case .video:
+            text += " \(i.width)x\(i.height)"
+            if let f = i.pixelFormat { text += " \(f)" }
+            text += ", \(rate(i.averageFrameRate)) fps"
+            if let m = s.measuredFrameRate, m != i.averageFrameRate { text += " (measured \(rate(m)))" }
+        case .audio:
+            text += " \(i.sampleRate) Hz \(i.channelLayout ?? "\(i.channels) ch")"
+            if let f = i.sampleFormat { text += " \(f)" }
+        default: break
+        }
+        text += ", \(s.frameCount) frames"
+        if let d = i.durationSeconds ?? s.measuredDuration { text += ", \(fixed(d.doubleValue, 3)) s" }
+        text += ", time base \(i.timeBase)"
+        return text
+    }
+
+    static func video(_ v: ProbeReport.VideoStructure) -> [String] {
+        var lines: [String] = []
+        var capture = "Capture rate: \(rate(v.captureFrameRate)) fps (\(v.captureFrameRateSource.rawValue))"
+        capture += ", plays at \(rate(v.playbackFrameRate)) fps"
+        if let f = v.slowMotionFactor { capture += ", slow motion \(rate(f))×" }
+        lines.append(capture)
+        guard v.isBitstreamAnalyzed else {
+            lines.append("Temporal structure: not analysed (not H.264)")
+            return lines
+        }
+        let how = v.layerSignalling == .svcTemporalID ? "from SVC temporal_id" : "no temporal ids; by nal_ref_idc"
+        lines.append("Temporal layers: \(v.layers.count) (\(how))")
+        for l in v.layers {
+            lines.append(
+                "  layer \(l.id): \(pad(String(l.frameCount), 6)) frames (\(percent(l.share))), droppable \(l.droppableCount)"
+            )
+        }
+        var droppable = "Droppable: \(v.droppableFrameCount) of \(v.frameCount) frames (\(percent(v.droppableShare)))"
+        droppable +=
+            v.containerMarkedCount == 0
+            ? "; container marks none (no sdtp)"
+            : "; container marks \(v.containerMarkedCount) (sdtp)"
+        if v.markedButReferencedCount > 0 {
+            droppable += "; WARNING: \(v.markedButReferencedCount) marked frames are referenced"
+        }
+        lines.append(droppable)
+        let rates = v.reachableRates.map {
+            "\(rate($0.rate)) fps (\($0.keep)\($0.isUniform ? "" : ", uneven"))"
+        }
+        if !rates.isEmpty { lines.append("Real-time rates without re-encoding: " + rates.joined(separator: ", ")) }
+        return lines
+    }
+
+    static func rate(_ r: Rational?) -> String {
+        guard let r else { return "unknown" }
+        return r.isInteger ? String(r.numerator) : "\(r) (\(fixed(r.doubleValue, 3)))"
+    }
+
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int64(scaled / scale)
+        var fraction = String(Int64(scaled) - whole * Int64(scale))
+        fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
+        return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)" + (digits > 0 ? ".\(fraction)" : "")
+    }
+
+    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + fixed(value, 1) }
+
+    static func percent(_ share: Double) -> String { fixed(share * 100, 1) + " %" }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}
+
+extension ProbeReport.ReachableRate {
+    var keep: String { description }
+}

@@ -1,0 +1,53 @@
+import CFFmpeg
+
+/// Owns a decoding `AVCodecContext`: packets in, frames out.
+public struct Decoder: ~Copyable {
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// Opens the decoder FFmpeg has for the stream described by `parameters`.
+    public init(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational, threads: Int = 0) throws(AVFailure) {
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw AVFailure(code: HFR_AVERROR_DECODER_NOT_FOUND, operation: "avcodec_find_decoder")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avcodec_alloc_context3")
+        }
+        var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
+        let copied = avcodec_parameters_to_context(ctx, parameters)
+        if copied < 0 {
+            avcodec_free_context(&owned)
+            throw AVFailure(code: copied, operation: "avcodec_parameters_to_context")
+        }
+        if let tb = timeBase.avRational { ctx.pointee.pkt_timebase = tb }
+        ctx.pointee.thread_count = Int32(threads)
+        let opened = avcodec_open2(ctx, codec, nil)
+        if opened < 0 {
+            avcodec_free_context(&owned)
+            throw AVFailure(code: opened, operation: "avcodec_open2")
+        }
+        context = ctx
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// Sends a packet, or nil to start flushing. `.needsInput` here means "receive frames first".
+    public func send(_ packet: Packet?) throws(AVFailure) -> Drain<Void> {
+        let result = avcodec_send_packet(context, packet?.pointer)
+        if result == HFR_AVERROR_EAGAIN { return .needsInput }
+        if result == HFR_AVERROR_EOF { return .endOfStream }
+        try check(result, "avcodec_send_packet")
+        return .value(())
+    }
+
+    /// Receives the next decoded frame into `frame`.
+    public func receive(into frame: Frame) throws(AVFailure) -> Drain<Void> {
+        let result = avcodec_receive_frame(context, frame.pointer)
+        if result == HFR_AVERROR_EAGAIN { return .needsInput }
+        if result == HFR_AVERROR_EOF { return .endOfStream }
+        try check(result, "avcodec_receive_frame")
+        return .value(())
+    }
+}

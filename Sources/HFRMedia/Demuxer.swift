@@ -1,0 +1,82 @@
+import CFFmpeg
+
+/// Owns an input `AVFormatContext`: opens a file or device, reads its packets in file order.
+public struct Demuxer: ~Copyable {
+    let context: UnsafeMutablePointer<AVFormatContext>
+
+    /// Opens `url` and reads enough to know its streams.
+    ///
+    /// - Parameters:
+    ///   - format: an input format name (`"v4l2"`, `"lavfi"`), or nil to detect it from the data.
+    ///   - options: demuxer/device options (`framerate`, `video_size`, …).
+    public init(url: String, format: String? = nil, options: [String: String] = [:]) throws(AVFailure) {
+        var input: UnsafePointer<AVInputFormat>? = nil
+        if let format {
+            input = av_find_input_format(format)
+            if input == nil { throw AVFailure(code: HFR_AVERROR_DEMUXER_NOT_FOUND, operation: "av_find_input_format(\(format))") }
+        }
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        let opened = withOptions(options) { avformat_open_input(&ctx, url, input, &$0) }
+        try check(opened, "avformat_open_input")
+        guard let ctx else { throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_open_input") }
+        let found = avformat_find_stream_info(ctx, nil)
+        if found < 0 {
+            var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
+            avformat_close_input(&owned)
+            throw AVFailure(code: found, operation: "avformat_find_stream_info")
+        }
+        context = ctx
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&owned)
+    }
+
+    /// The container format's short name(s), e.g. "mov,mp4,m4a,3gp,3g2,mj2".
+    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// The container format's descriptive name.
+    public var formatLongName: String {
+        context.pointee.iformat.pointee.long_name.map { String(cString: $0) } ?? formatName
+    }
+
+    /// Container-level metadata (tags), including `com.android.capture.fps` when the file has it.
+    public var metadata: [String: String] { [String: String](context.pointee.metadata) }
+
+    /// Container duration in seconds (AV_TIME_BASE units underneath); nil when unknown.
+    public var durationSeconds: Rational? {
+        Packet.optional(context.pointee.duration).map { Rational($0, Int64(AV_TIME_BASE)) }
+    }
+
+    /// Container bit rate in bits per second, 0 when unknown.
+    public var bitRate: Int64 { context.pointee.bit_rate }
+
+    /// Every stream, as plain values.
+    public var streams: [StreamInfo] {
+        (0..<Int(context.pointee.nb_streams)).map { StreamInfo(context.pointee.streams[$0]!) }
+    }
+
+    /// Tells the demuxer to skip streams not in `indices` (saves copying their payloads).
+    public func discardStreams(except indices: Set<Int>) {
+        for i in 0..<Int(context.pointee.nb_streams) where !indices.contains(i) {
+            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    /// Codec parameters of stream `index`, borrowed for the duration of `body`.
+    public func withCodecParameters<R: ~Copyable>(
+        ofStream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws -> R
+    ) rethrows -> R {
+        try body(context.pointee.streams[index]!.pointee.codecpar)
+    }
+
+    /// Reads the next packet into `packet`; false at end of input.
+    public func read(into packet: Packet) throws(AVFailure) -> Bool {
+        packet.unref()
+        let result = av_read_frame(context, packet.pointer)
+        if result == HFR_AVERROR_EOF { return false }
+        try check(result, "av_read_frame")
+        return true
+    }
+}

@@ -1,0 +1,60 @@
+import CFFmpeg
+
+/// Owns an encoding `AVCodecContext` from libavcodec (AAC audio, re-encodes): frames in, packets out.
+public struct Encoder: ~Copyable {
+    let context: UnsafeMutablePointer<AVCodecContext>
+
+    /// Opens encoder `name`, after `configure` has set its parameters on the context.
+    public init(
+        name: String, options: [String: String] = [:],
+        configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
+    ) throws(AVFailure) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw AVFailure(code: HFR_AVERROR_ENCODER_NOT_FOUND, operation: "avcodec_find_encoder_by_name(\(name))")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avcodec_alloc_context3")
+        }
+        configure(ctx)
+        let opened = withOptions(options) { avcodec_open2(ctx, codec, &$0) }
+        if opened < 0 {
+            var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
+            avcodec_free_context(&owned)
+            throw AVFailure(code: opened, operation: "avcodec_open2(\(name))")
+        }
+        context = ctx
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&owned)
+    }
+
+    /// Samples per audio frame the encoder wants (0 when any size is fine).
+    public var frameSize: Int { Int(context.pointee.frame_size) }
+
+    public var timeBase: Rational { Rational(context.pointee.time_base) ?? Rational(1, 1) }
+
+    /// Copies the encoder's parameters (after open) into a stream's `parameters`.
+    public func copyParameters(to parameters: UnsafeMutablePointer<AVCodecParameters>) throws(AVFailure) {
+        try check(avcodec_parameters_from_context(parameters, context), "avcodec_parameters_from_context")
+    }
+
+    /// Sends a frame, or nil to start flushing.
+    public func send(_ frame: Frame?) throws(AVFailure) -> Drain<Void> {
+        let result = avcodec_send_frame(context, frame?.pointer)
+        if result == HFR_AVERROR_EAGAIN { return .needsInput }
+        if result == HFR_AVERROR_EOF { return .endOfStream }
+        try check(result, "avcodec_send_frame")
+        return .value(())
+    }
+
+    /// Receives the next encoded packet into `packet`.
+    public func receive(into packet: Packet) throws(AVFailure) -> Drain<Void> {
+        let result = avcodec_receive_packet(context, packet.pointer)
+        if result == HFR_AVERROR_EAGAIN { return .needsInput }
+        if result == HFR_AVERROR_EOF { return .endOfStream }
+        try check(result, "avcodec_receive_packet")
+        return .value(())
+    }
+}

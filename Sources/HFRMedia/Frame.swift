@@ -1,0 +1,40 @@
+import CFFmpeg
+
+/// An owned `AVFrame`: decoded pictures or audio samples.
+///
+/// A final class so a frame can be moved between stage threads; it is never shared.
+public final class Frame: @unchecked Sendable {
+    /// The frame; owned by this object and freed with it.
+    public let pointer: UnsafeMutablePointer<AVFrame>
+
+    /// Allocates an empty frame.
+    public init() throws(AVFailure) {
+        guard let f = av_frame_alloc() else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "av_frame_alloc")
+        }
+        pointer = f
+    }
+
+    deinit {
+        var f: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&f)
+    }
+
+    /// Drops the data, keeping the allocation.
+    public func unref() { av_frame_unref(pointer) }
+
+    /// Presentation timestamp in the producer's time base; nil when unknown.
+    public var pts: Int64? {
+        get { Packet.optional(pointer.pointee.pts) }
+        set { pointer.pointee.pts = newValue ?? HFR_AV_NOPTS_VALUE }
+    }
+
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+    public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+
+    /// Whether the decoder saw errors in this frame's data.
+    public var isCorrupt: Bool {
+        pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || pointer.pointee.decode_error_flags != 0
+    }
+}

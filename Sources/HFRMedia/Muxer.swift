@@ -1,0 +1,82 @@
+import CFFmpeg
+
+/// Owns an output `AVFormatContext` and its file: streams, header, interleaved packets, trailer.
+///
+/// `finish()` writes the trailer and closes the file; a muxer dropped without it closes the file
+/// as is (the caller removes the partial output).
+public struct Muxer: ~Copyable {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    public let path: String
+
+    /// Creates `path`; the container is chosen from `format` or else from the extension.
+    public init(path: String, format: String? = nil) throws(AVFailure) {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2")
+        guard let ctx else { throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2") }
+        if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            let opened = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE)
+            if opened < 0 {
+                avformat_free_context(ctx)
+                throw AVFailure(code: opened, operation: "avio_open")
+            }
+        }
+        context = ctx
+        self.path = path
+    }
+
+    deinit {
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            avio_closep(&context.pointee.pb)
+        }
+        avformat_free_context(context)
+    }
+
+    /// Adds a stream with a copy of `parameters`; returns its index.
+    public func addStream(
+        copying parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational
+    ) throws(AVFailure) -> Int {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_new_stream")
+        }
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        if let tb = timeBase.avRational { stream.pointee.time_base = tb }
+        return Int(stream.pointee.index)
+    }
+
+    /// Sets a container-level tag (e.g. `com.android.capture.fps`).
+    public func setMetadata(_ key: String, _ value: String) {
+        av_dict_set(&context.pointee.metadata, key, value, 0)
+    }
+
+    /// Sets the frame rate the muxer declares for stream `index`.
+    public func setFrameRate(_ rate: Rational, ofStream index: Int) {
+        guard let r = rate.avRational else { return }
+        context.pointee.streams[index]!.pointee.avg_frame_rate = r
+        context.pointee.streams[index]!.pointee.r_frame_rate = r
+    }
+
+    /// Writes the header; `options` are muxer options such as `movflags`.
+    public func writeHeader(options: [String: String] = [:]) throws(AVFailure) {
+        let result = withOptions(options) { avformat_write_header(context, &$0) }
+        try check(result, "avformat_write_header")
+    }
+
+    /// The time base the muxer chose for stream `index`; read it only after `writeHeader`.
+    public func timeBase(ofStream index: Int) -> Rational {
+        Rational(context.pointee.streams[index]!.pointee.time_base) ?? Rational(1, 90000)
+    }
+
+    /// Writes `packet` (already in the stream's time base), interleaving by dts; takes its payload.
+    public func write(_ packet: Packet) throws(AVFailure) {
+        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Flushes interleaving queues, writes the trailer and closes the file.
+    public consuming func finish() throws(AVFailure) {
+        try check(av_write_trailer(context), "av_write_trailer")
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            try check(avio_closep(&context.pointee.pb), "avio_close")
+        }
+    }
+}

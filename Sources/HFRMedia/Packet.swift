@@ -1,0 +1,70 @@
+import CFFmpeg
+
+/// An owned `AVPacket`: compressed data of one frame (video) or a few (audio) with its timestamps.
+///
+/// A final class so a packet can be moved between stage threads; it is never shared.
+public final class Packet: @unchecked Sendable {
+    /// The packet; owned by this object and freed with it.
+    public let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// Allocates an empty packet.
+    public init() throws(AVFailure) {
+        guard let p = av_packet_alloc() else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "av_packet_alloc")
+        }
+        pointer = p
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&p)
+    }
+
+    /// Drops the payload, keeping the allocation for the next read.
+    public func unref() { av_packet_unref(pointer) }
+
+    public var streamIndex: Int { Int(pointer.pointee.stream_index) }
+
+    /// Presentation timestamp in the stream's time base; nil when unknown.
+    public var pts: Int64? {
+        get { Packet.optional(pointer.pointee.pts) }
+        set { pointer.pointee.pts = newValue ?? HFR_AV_NOPTS_VALUE }
+    }
+
+    /// Decoding timestamp in the stream's time base; nil when unknown.
+    public var dts: Int64? {
+        get { Packet.optional(pointer.pointee.dts) }
+        set { pointer.pointee.dts = newValue ?? HFR_AV_NOPTS_VALUE }
+    }
+
+    public var duration: Int64 { pointer.pointee.duration }
+
+    public var size: Int { Int(pointer.pointee.size) }
+
+    /// Byte position in the input, when the demuxer knows it.
+    public var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
+
+    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    /// Whether the container marks this sample as not referenced by others (MP4 `sdtp`).
+    public var isDisposable: Bool {
+        get { pointer.pointee.flags & AV_PKT_FLAG_DISPOSABLE != 0 }
+        set {
+            if newValue {
+                pointer.pointee.flags |= AV_PKT_FLAG_DISPOSABLE
+            } else {
+                pointer.pointee.flags &= ~AV_PKT_FLAG_DISPOSABLE
+            }
+        }
+    }
+
+    public var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
+
+    /// The payload bytes, valid only inside `body`.
+    public func withData<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let data = pointer.pointee.data else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: data, count: size))
+    }
+
+    static func optional(_ value: Int64) -> Int64? { value == HFR_AV_NOPTS_VALUE ? nil : value }
+}

@@ -1,0 +1,41 @@
+import CFFmpeg
+
+/// Owns a `SwrContext`: converts audio between sample formats, layouts and rates.
+public struct Resampler: ~Copyable {
+    let context: OpaquePointer
+
+    /// Prepares a conversion; layouts are FFmpeg channel-layout strings such as "mono", "stereo".
+    public init(
+        from input: (layout: String, format: AVSampleFormat, rate: Int),
+        to output: (layout: String, format: AVSampleFormat, rate: Int)
+    ) throws(AVFailure) {
+        var inLayout = AVChannelLayout()
+        var outLayout = AVChannelLayout()
+        try check(av_channel_layout_from_string(&inLayout, input.layout), "av_channel_layout_from_string(\(input.layout))")
+        defer { av_channel_layout_uninit(&inLayout) }
+        try check(av_channel_layout_from_string(&outLayout, output.layout), "av_channel_layout_from_string(\(output.layout))")
+        defer { av_channel_layout_uninit(&outLayout) }
+        var ctx: OpaquePointer? = nil
+        try check(
+            swr_alloc_set_opts2(
+                &ctx, &outLayout, output.format, Int32(output.rate),
+                &inLayout, input.format, Int32(input.rate), 0, nil),
+            "swr_alloc_set_opts2")
+        let initialized = swr_init(ctx)
+        if initialized < 0 {
+            swr_free(&ctx)
+            throw AVFailure(code: initialized, operation: "swr_init")
+        }
+        context = ctx!
+    }
+
+    deinit {
+        var owned: OpaquePointer? = context
+        swr_free(&owned)
+    }
+
+    /// Converts `source` (or flushes, when nil) into `destination`, whose layout/format/rate are set.
+    public func convert(_ source: Frame?, into destination: Frame) throws(AVFailure) {
+        try check(swr_convert_frame(context, destination.pointer, source?.pointer), "swr_convert_frame")
+    }
+}

@@ -1,0 +1,91 @@
+import CFFmpeg
+
+/// What a stream is, read once from the demuxer into plain values.
+public struct StreamInfo: Sendable {
+    /// Kind of elementary stream.
+    public enum Kind: String, Sendable { case video, audio, subtitle, data, other }
+
+    public let index: Int
+    public let kind: Kind
+    /// FFmpeg's short codec name, e.g. "h264", "aac".
+    public let codecName: String
+    public let codecID: UInt32
+    /// The codec profile's name, e.g. "High", "Constrained Baseline"; nil when unknown.
+    public let profile: String?
+    public let timeBase: Rational
+    /// The container's average frame rate (`avg_frame_rate`); nil when unknown.
+    public let averageFrameRate: Rational?
+    /// The lowest rate that represents all timestamps exactly (`r_frame_rate`); nil when unknown.
+    public let realFrameRate: Rational?
+    public let width: Int
+    public let height: Int
+    public let pixelFormat: String?
+    public let sampleRate: Int
+    public let channels: Int
+    public let channelLayout: String?
+    public let sampleFormat: String?
+    /// Start time in `timeBase`; nil when unknown.
+    public let startTime: Int64?
+    /// Duration in `timeBase`; nil when unknown.
+    public let duration: Int64?
+    /// Frame count the container declares (0 when it does not say).
+    public let declaredFrameCount: Int64
+    public let bitRate: Int64
+    /// Codec-specific setup bytes (for H.264 in MP4: the avcC record).
+    public let extradata: [UInt8]
+    public let metadata: [String: String]
+    /// A still image (cover art) stored as a one-frame video stream.
+    public let isAttachedPicture: Bool
+
+    init(_ stream: UnsafeMutablePointer<AVStream>) {
+        let s = stream.pointee
+        let par = s.codecpar.pointee
+        index = Int(s.index)
+        kind =
+            switch par.codec_type {
+            case AVMEDIA_TYPE_VIDEO: .video
+            case AVMEDIA_TYPE_AUDIO: .audio
+            case AVMEDIA_TYPE_SUBTITLE: .subtitle
+            case AVMEDIA_TYPE_DATA: .data
+            default: .other
+            }
+        codecID = par.codec_id.rawValue
+        codecName = String(cString: avcodec_get_name(par.codec_id))
+        profile = avcodec_profile_name(par.codec_id, par.profile).map { String(cString: $0) }
+        timeBase = Rational(s.time_base) ?? Rational(1, 1_000_000)
+        averageFrameRate = Rational(s.avg_frame_rate).flatMap { $0.numerator > 0 ? $0 : nil }
+        realFrameRate = Rational(s.r_frame_rate).flatMap { $0.numerator > 0 ? $0 : nil }
+        width = Int(par.width)
+        height = Int(par.height)
+        pixelFormat =
+            par.codec_type == AVMEDIA_TYPE_VIDEO
+            ? av_get_pix_fmt_name(AVPixelFormat(par.format)).map { String(cString: $0) } : nil
+        sampleRate = Int(par.sample_rate)
+        channels = Int(par.ch_layout.nb_channels)
+        if par.codec_type == AVMEDIA_TYPE_AUDIO {
+            var buffer = [CChar](repeating: 0, count: 128)
+            var layout = par.ch_layout
+            channelLayout = av_channel_layout_describe(&layout, &buffer, buffer.count) > 0
+                ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                : nil
+            sampleFormat = av_get_sample_fmt_name(AVSampleFormat(par.format)).map { String(cString: $0) }
+        } else {
+            channelLayout = nil
+            sampleFormat = nil
+        }
+        startTime = Packet.optional(s.start_time)
+        duration = Packet.optional(s.duration)
+        declaredFrameCount = s.nb_frames
+        bitRate = par.bit_rate
+        extradata =
+            par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
+        metadata = [String: String](s.metadata)
+        isAttachedPicture = s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+    }
+
+    /// Start time in seconds, exact.
+    public var startSeconds: Rational? { startTime.map { Rational.seconds($0, in: timeBase) } }
+
+    /// Duration in seconds, exact.
+    public var durationSeconds: Rational? { duration.map { Rational.seconds($0, in: timeBase) } }
+}

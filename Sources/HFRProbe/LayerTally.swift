@@ -1,0 +1,122 @@
+import HFRMedia
+
+/// Running per-layer counts of a video stream, and the spacing of the frames each layer cut keeps.
+struct LayerTally {
+    private(set) var frameCount = 0
+    private(set) var droppableCount = 0
+    private(set) var containerMarkedCount = 0
+    private(set) var markedButReferencedCount = 0
+    private(set) var droppableButUnmarkedCount = 0
+    private(set) var sawTemporalID = false
+    private(set) var sawSlices = false
+    /// Frames and droppable frames per level (temporal id, or 0/1 for reference/non-reference).
+    private var byTemporalID: [Int: Count] = [:]
+    private var byRefLevel: [Int: Count] = [:]
+    /// For each cut "keep levels 0…k": last kept pts, the common gap, and whether all gaps match.
+    private var spacingByTemporalID: [Int: Spacing] = [:]
+    private var spacingByRefLevel: [Int: Spacing] = [:]
+
+    struct Count {
+        var frames = 0
+        var droppable = 0
+    }
+
+    /// Whether kept timestamps form an arithmetic progression, in any order and in O(1) memory:
+    /// with distinct timestamps, span ÷ gcd(offsets) + 1 == count means every grid step is filled.
+    struct Spacing {
+        var kept = 0
+        var firstPts: Int64?
+        var minPts: Int64 = .max
+        var maxPts: Int64 = .min
+        var gcd: Int64 = 0
+        var hasUnknownPts = false
+
+        mutating func keep(_ pts: Int64?) {
+            kept += 1
+            guard let pts else {
+                hasUnknownPts = true
+                return
+            }
+            let first = firstPts ?? pts
+            firstPts = first
+            gcd = Spacing.gcd(gcd, (pts - first).magnitude)
+            minPts = Swift.min(minPts, pts)
+            maxPts = Swift.max(maxPts, pts)
+        }
+
+        var isUniform: Bool {
+            guard !hasUnknownPts, kept > 1, gcd > 0 else { return kept == 1 }
+            return (maxPts - minPts) / gcd + 1 == Int64(kept)
+        }
+
+        private static func gcd(_ a: Int64, _ b: UInt64) -> Int64 {
+            var (x, y) = (UInt64(a), b)
+            while y != 0 { (x, y) = (y, x % y) }
+            return Int64(x)
+        }
+    }
+
+    static let maxTemporalID = 7
+
+    mutating func add(_ frame: ProbedFrame) {
+        frameCount += 1
+        let droppable = frame.structure?.isDroppable ?? false
+        if droppable { droppableCount += 1 }
+        if frame.isContainerDisposable {
+            containerMarkedCount += 1
+            if !droppable, frame.structure != nil { markedButReferencedCount += 1 }
+        } else if droppable {
+            droppableButUnmarkedCount += 1
+        }
+        if let s = frame.structure, s.sliceCount > 0 { sawSlices = true }
+        let tid = frame.structure?.temporalID ?? 0
+        if frame.structure?.temporalID != nil { sawTemporalID = true }
+        byTemporalID[tid, default: Count()].frames += 1
+        if droppable { byTemporalID[tid, default: Count()].droppable += 1 }
+        for cut in tid...LayerTally.maxTemporalID { spacingByTemporalID[cut, default: Spacing()].keep(frame.pts) }
+        let level = droppable ? 1 : 0
+        byRefLevel[level, default: Count()].frames += 1
+        if droppable { byRefLevel[level, default: Count()].droppable += 1 }
+        for cut in level...1 { spacingByRefLevel[cut, default: Spacing()].keep(frame.pts) }
+    }
+
+    var signalling: ProbeReport.LayerSignalling {
+        sawTemporalID ? .svcTemporalID : (sawSlices ? .nalRefIdc : .none)
+    }
+
+    /// Layers by temporal id (one layer when the stream signals none).
+    func layers() -> [ProbeReport.Layer] {
+        let top = sawTemporalID ? (byTemporalID.keys.max() ?? 0) : 0
+        return (0...top).map { id in
+            let t = sawTemporalID ? (byTemporalID[id] ?? Count()) : Count(frames: frameCount, droppable: droppableCount)
+            return ProbeReport.Layer(
+                id: id, frameCount: t.frames, droppableCount: t.droppable,
+                share: frameCount == 0 ? 0 : Double(t.frames) / Double(frameCount))
+        }
+    }
+
+    /// Each cut that keeps fewer frames, from all frames down to the base layer (or reference frames).
+    func reachableRates(captureRate: Rational?) -> [ProbeReport.ReachableRate] {
+        guard frameCount > 0 else { return [] }
+        func rate(_ kept: Int) -> Rational? { captureRate.map { $0 * Rational(Int64(kept), Int64(frameCount)) } }
+        switch signalling {
+        case .svcTemporalID:
+            let top = byTemporalID.keys.max() ?? 0
+            return (0...top).reversed().compactMap { cut in
+                guard let s = spacingByTemporalID[cut] else { return nil }
+                return .init(
+                    description: cut == 0 ? "layer 0" : "layers 0-\(cut)", keptFrames: s.kept,
+                    rate: rate(s.kept), isUniform: s.isUniform)
+            }
+        case .nalRefIdc:
+            return [1, 0].compactMap { cut in
+                guard let s = spacingByRefLevel[cut], cut == 1 || s.kept < frameCount else { return nil }
+                return .init(
+                    description: cut == 1 ? "all frames" : "reference frames", keptFrames: s.kept,
+                    rate: rate(s.kept), isUniform: s.isUniform)
+            }
+        case .none:
+            return []
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import HFRMedia
+
+/// Everything `hfr probe` found in a file, as plain values.
+public struct ProbeReport: Sendable {
+    public let path: String
+    public let fileSize: Int64
+    public let container: Container
+    public let streams: [Stream]
+    /// The temporal structure of the main video stream; nil when the file has no video.
+    public let video: VideoStructure?
+    /// First audio timestamp minus first video timestamp, in seconds; nil without both.
+    public let avStartOffset: Rational?
+
+    /// The container as a whole.
+    public struct Container: Sendable {
+        public let formatName: String
+        public let formatLongName: String
+        public let duration: Rational?
+        public let bitRate: Int64
+        public let tags: [String: String]
+    }
+
+    /// One stream: what the container declares and what reading every packet measured.
+    public struct Stream: Sendable {
+        public let info: StreamInfo
+        public let packetCount: Int
+        /// Frames: one per packet for video access units and audio codec frames.
+        public let frameCount: Int
+        public let byteCount: Int64
+        public let firstPts: Int64?
+        /// Measured from timestamps: (frames − 1) / (last − first presentation time).
+        public let measuredFrameRate: Rational?
+        /// From the earliest presentation time to the end of the latest packet, in seconds.
+        public let measuredDuration: Rational?
+    }
+
+    /// The temporal layers of a video stream and the rates it can be thinned to without re-encoding.
+    public struct VideoStructure: Sendable {
+        public let streamIndex: Int
+        /// Frames per second of capture: from file metadata when present, else measured.
+        public let captureFrameRate: Rational?
+        public let captureFrameRateSource: CaptureRateSource
+        /// Frames per second the file plays at.
+        public let playbackFrameRate: Rational?
+        /// capture ÷ playback: 4 for 120 fps footage played at 30.
+        public var slowMotionFactor: Rational? {
+            guard let c = captureFrameRate, let p = playbackFrameRate, p.numerator != 0 else { return nil }
+            return c / p
+        }
+        /// Whether the bitstream was read (H.264) or not (other codecs: counts only).
+        public let isBitstreamAnalyzed: Bool
+        /// How layers were found: SVC temporal ids, or only nal_ref_idc.
+        public let layerSignalling: LayerSignalling
+        public let layers: [Layer]
+        public let frameCount: Int
+        public let droppableFrameCount: Int
+        /// Frames the container marks as disposable (MP4 `sdtp` / fragment sample flags).
+        public let containerMarkedCount: Int
+        /// Frames marked disposable by the container that the bitstream says are referenced.
+        public let markedButReferencedCount: Int
+        /// Frames droppable in the bitstream that the container does not mark.
+        public let droppableButUnmarkedCount: Int
+        /// Real-time rates reachable by dropping whole upper layers.
+        public let reachableRates: [ReachableRate]
+
+        public var droppableShare: Double {
+            frameCount == 0 ? 0 : Double(droppableFrameCount) / Double(frameCount)
+        }
+    }
+
+    /// Where the capture frame rate came from.
+    public enum CaptureRateSource: String, Sendable {
+        case hfrTag = "hfr", androidTag = "com.android.capture.fps", measured, unknown
+    }
+
+    /// How temporal layers are known.
+    public enum LayerSignalling: String, Sendable {
+        /// temporal_id from SVC prefix NAL units (type 14).
+        case svcTemporalID = "svc-temporal-id"
+        /// No temporal ids; layer 0 = reference frames, droppable frames noted per frame.
+        case nalRefIdc = "nal-ref-idc"
+        case none
+    }
+
+    /// One temporal layer.
+    public struct Layer: Sendable {
+        public let id: Int
+        public let frameCount: Int
+        public let droppableCount: Int
+        public let share: Double
+    }
+
+    /// A rate reachable by keeping only some frames, bit-exact.
+    public struct ReachableRate: Sendable {
+        /// What is kept: layers 0…`maxLayer`, or for `nal-ref-idc` streams 0 = reference frames only.
+        public let description: String
+        public let keptFrames: Int
+        /// Capture rate × kept ÷ total.
+        public let rate: Rational?
+        /// Whether the kept frames are evenly spaced in time (a true constant rate).
+        public let isUniform: Bool
+    }
+}
+
+/// One frame as `hfr probe --frames` lists it.
+public struct ProbedFrame: Sendable {
+    public let index: Int
+    public let pts: Int64?
+    public let dts: Int64?
+    /// Presentation time in seconds.
+    public let time: Rational?
+    public let size: Int
+    public let isKeyframe: Bool
+    /// nil for codecs other than H.264.
+    public let structure: FrameStructure?
+    /// Whether the container marks the sample disposable.
+    public let isContainerDisposable: Bool
+}

@@ -1,0 +1,105 @@
+import CFFmpeg
+import HFRMedia
+
+/// Reads a media file packet by packet, without decoding, into a `ProbeReport`.
+///
+/// Memory stays constant: per-frame facts go to `onFrame` as they are read and only counters are kept.
+public enum Prober {
+    /// Probes `path`; calls `onFrame` with each frame of the main video stream in file order.
+    public static func probe(
+        path: String, fileSize: Int64, onFrame: ((ProbedFrame) -> Void)? = nil
+    ) throws(AVFailure) -> ProbeReport {
+        let demuxer = try Demuxer(url: path)
+        let streams = demuxer.streams
+        let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
+        let audio = streams.first { $0.kind == .audio }
+        let packaging = video.map { NALPackaging(extradata: $0.extradata) }
+        let isH264 = video?.codecName == "h264"
+
+        let isMP4Family = demuxer.formatName.contains("mp4") || demuxer.formatName.contains("mov")
+        let marks = isMP4Family ? MP4SampleFlags(path: path) : nil
+        var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)
+        var layers = LayerTally()
+        let packet = try Packet()
+        var videoIndex = 0
+        while try demuxer.read(into: packet) {
+            let index = packet.streamIndex
+            guard index < tallies.count else { continue }
+            tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size)
+            guard let video, index == video.index else { continue }
+            let structure = isH264 ? packet.withData { FrameStructure(packet: $0, packaging: packaging!) } : nil
+            let frame = ProbedFrame(
+                index: videoIndex, pts: packet.pts, dts: packet.dts,
+                time: packet.pts.map { Rational.seconds($0, in: video.timeBase) }, size: packet.size,
+                isKeyframe: packet.isKeyframe, structure: structure,
+                isContainerDisposable: packet.isDisposable
+                    || marks?.isDisposable(track: video.index, sample: videoIndex) == true)
+            videoIndex += 1
+            layers.add(frame)
+            onFrame?(frame)
+        }
+
+        let streamReports = streams.map { info in
+            let t = tallies[info.index]
+            return ProbeReport.Stream(
+                info: info, packetCount: t.packetCount, frameCount: t.packetCount, byteCount: t.byteCount,
+                firstPts: t.minPts, measuredFrameRate: info.kind == .video ? t.measuredFrameRate(timeBase: info.timeBase) : nil,
+                measuredDuration: t.measuredDuration(timeBase: info.timeBase))
+        }
+        let tags = demuxer.metadata
+        let structure = video.map { info in
+            videoStructure(
+                info: info, report: streamReports[info.index], tags: tags, layers: layers, isH264: isH264)
+        }
+        var offset: Rational? = nil
+        if let v = video, let a = audio, let vs = streamReports[v.index].firstPts, let as_ = streamReports[a.index].firstPts {
+            offset = Rational.seconds(as_, in: a.timeBase) - Rational.seconds(vs, in: v.timeBase)
+        }
+        return ProbeReport(
+            path: path, fileSize: fileSize,
+            container: .init(
+                formatName: demuxer.formatName, formatLongName: demuxer.formatLongName,
+                duration: demuxer.durationSeconds, bitRate: demuxer.bitRate, tags: tags),
+            streams: streamReports, video: structure, avStartOffset: offset)
+    }
+
+    /// hfr's own tag for the capture frame rate, stored as an exact rational ("120/1").
+    public static let captureRateKey = "com.hfr.capture.fps"
+    /// The tag Android (and hence other tools) reads, stored as a decimal ("120.000000").
+    public static let androidCaptureRateKey = "com.android.capture.fps"
+
+    /// The capture rate a file declares, hfr's exact key first.
+    public static func declaredCaptureRate(
+        tags: [String: String], streamTags: [String: String]
+    ) -> (Rational, ProbeReport.CaptureRateSource)? {
+        for (key, source) in [(captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag)] {
+            if let text = tags[key] ?? streamTags[key], let rate = Rational(parsing: text), rate.numerator > 0 {
+                return (rate, source)
+            }
+        }
+        return nil
+    }
+
+    private static func videoStructure(
+        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isH264: Bool
+    ) -> ProbeReport.VideoStructure {
+        let playback = info.averageFrameRate ?? report.measuredFrameRate
+        let capture: Rational?
+        let source: ProbeReport.CaptureRateSource
+        if let (rate, s) = declaredCaptureRate(tags: tags, streamTags: info.metadata) {
+            (capture, source) = (rate, s)
+        } else if let measured = report.measuredFrameRate ?? playback {
+            (capture, source) = (measured, .measured)
+        } else {
+            (capture, source) = (nil, .unknown)
+        }
+        return .init(
+            streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
+            playbackFrameRate: playback, isBitstreamAnalyzed: isH264, layerSignalling: layers.signalling,
+            layers: layers.layers(), frameCount: layers.frameCount, droppableFrameCount: layers.droppableCount,
+            containerMarkedCount: layers.containerMarkedCount,
+            markedButReferencedCount: layers.markedButReferencedCount,
+            droppableButUnmarkedCount: layers.droppableButUnmarkedCount,
+            reachableRates: layers.reachableRates(captureRate: capture))
+    }
+}

@@ -1,0 +1,34 @@
+import HFRMedia
+
+/// Running counts for one stream while its packets go by; constant memory whatever the file size.
+struct StreamTally {
+    var packetCount = 0
+    var byteCount: Int64 = 0
+    var firstPts: Int64?
+    var minPts: Int64?
+    var maxPts: Int64?
+    var maxPtsEnd: Int64?
+
+    mutating func add(pts: Int64?, duration: Int64, size: Int) {
+        packetCount += 1
+        byteCount += Int64(size)
+        guard let pts else { return }
+        if firstPts == nil { firstPts = pts }
+        minPts = Swift.min(minPts ?? pts, pts)
+        if pts >= (maxPts ?? pts) {
+            maxPts = pts
+            maxPtsEnd = pts + Swift.max(duration, 0)
+        }
+    }
+
+    /// (frames − 1) / (last − first presentation time): exact for constant-rate streams.
+    func measuredFrameRate(timeBase: Rational) -> Rational? {
+        guard packetCount > 1, let lo = minPts, let hi = maxPts, hi > lo else { return nil }
+        return Rational(Int64(packetCount - 1)) / Rational.seconds(hi - lo, in: timeBase)
+    }
+
+    func measuredDuration(timeBase: Rational) -> Rational? {
+        guard let lo = minPts, let end = maxPtsEnd, end >= lo else { return nil }
+        return Rational.seconds(end - lo, in: timeBase)
+    }
+}

@@ -1,0 +1,114 @@
+import CFFmpeg
+import Foundation
+import HFRMedia
+import HFRTestSupport
+import Testing
+
+/// The owners of FFmpeg contexts, exercised on a real file: demux, decode, scale, resample, filter.
+@Suite struct CodecOwnerTests {
+    let input = Fixtures.path("x264-bframes.mp4")
+
+    @Test func demuxerReportsStreamsAndReadsEveryPacket() throws {
+        let demuxer = try Demuxer(url: input)
+        let streams = demuxer.streams
+        #expect(streams.map(\.kind) == [.video, .audio])
+        #expect(streams[0].codecName == "h264")
+        #expect(streams[0].averageFrameRate == Rational(30))
+        #expect(streams[1].sampleRate == 48000)
+        let packet = try Packet()
+        var count = [0, 0]
+        while try demuxer.read(into: packet) { count[packet.streamIndex] += 1 }
+        let ffprobe = try Tool.run(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                        "stream=nb_read_packets", "-of", "csv=p=0", input])
+        #expect(count[0] == Int(ffprobe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func missingFileFailsWithItsErrno() {
+        #expect {
+            _ = try Demuxer(url: "/nonexistent/file.mp4")
+        } throws: { error in
+            (error as? AVFailure)?.errno == ENOENT && (error as? AVFailure)?.operation == "avformat_open_input"
+        }
+    }
+
+    @Test func decoderScalerDecodeEveryFrame() throws {
+        let demuxer = try Demuxer(url: input)
+        let video = demuxer.streams[0]
+        let decoder = try demuxer.withCodecParameters(ofStream: 0) {
+            try Decoder(parameters: $0, timeBase: video.timeBase)
+        }
+        let scaler = try Scaler(
+            from: (video.width, video.height, AV_PIX_FMT_YUV420P), to: (160, 120, AV_PIX_FMT_RGB24))
+        let packet = try Packet()
+        let frame = try Frame()
+        let scaled = try Frame()
+        var decoded = 0
+        func drain() throws {
+            while case .value = try decoder.receive(into: frame) {
+                decoded += 1
+                #expect(!frame.isCorrupt)
+                try scaler.scale(frame, into: scaled)
+                #expect(scaled.width == 160 && scaled.height == 120)
+            }
+        }
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == 0 else { continue }
+            _ = try decoder.send(packet)
+            try drain()
+        }
+        _ = try decoder.send(nil)
+        try drain()
+        let ffprobe = try Tool.run(
+            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                        "stream=nb_read_frames", "-of", "csv=p=0", input])
+        #expect(decoded == Int(ffprobe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func resamplerAndFilterGraphProcessDecodedAudio() throws {
+        let demuxer = try Demuxer(url: input)
+        let audio = demuxer.streams[1]
+        let decoder = try demuxer.withCodecParameters(ofStream: 1) {
+            try Decoder(parameters: $0, timeBase: audio.timeBase)
+        }
+        let resampler = try Resampler(
+            from: ("mono", AV_SAMPLE_FMT_FLTP, 48000), to: ("stereo", AV_SAMPLE_FMT_S16, 48000))
+        let graph = try FilterGraph(
+            description: "atempo=2.0", isAudio: true,
+            sourceArguments: "time_base=1/48000:sample_rate=48000:sample_fmt=fltp:channel_layout=mono")
+        let packet = try Packet()
+        let frame = try Frame()
+        let converted = try Frame()
+        let filtered = try Frame()
+        var samplesIn = 0
+        var samplesOut = 0
+        var resampled = 0
+        while try demuxer.read(into: packet) {
+            guard packet.streamIndex == 1 else { continue }
+            _ = try decoder.send(packet)
+            while case .value = try decoder.receive(into: frame) {
+                samplesIn += frame.sampleCount
+                converted.unref()
+                var stereo = AVChannelLayout()
+                av_channel_layout_default(&stereo, 2)
+                converted.pointer.pointee.ch_layout = stereo
+                converted.pointer.pointee.format = AV_SAMPLE_FMT_S16.rawValue
+                converted.pointer.pointee.sample_rate = 48000
+                try resampler.convert(frame, into: converted)
+                resampled += converted.sampleCount
+                try graph.push(frame)
+                while case .value = try graph.pull(into: filtered) {
+                    samplesOut += filtered.sampleCount
+                    filtered.unref()
+                }
+            }
+        }
+        try graph.push(nil)
+        while case .value = try graph.pull(into: filtered) { samplesOut += filtered.sampleCount }
+        #expect(samplesIn > 90_000)
+        // Same rate: the resampler passes every sample through (minus its small delay).
+        #expect(abs(resampled - samplesIn) < 256)
+        // atempo=2 halves the duration.
+        #expect(abs(Double(samplesOut) - Double(samplesIn) / 2) < 2048)
+    }
+}
