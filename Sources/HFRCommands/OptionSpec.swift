@@ -21,12 +21,15 @@ public struct OptionSpec: Sendable {
         OptionSpec(name: name, shortName: short, kind: .flag, help: help)
     }
 
-    public static func value(_ name: String, _ placeholder: String, short: Character? = nil, help: String) -> OptionSpec {
+    public static func value(_ name: String, _ placeholder: String, short: Character? = nil, help: String) -> OptionSpec
+    {
         OptionSpec(name: name, shortName: short, kind: .value(placeholder: placeholder), help: help)
     }
 
     public static func positional(_ placeholder: String, optional: Bool = false, help: String) -> OptionSpec {
-        OptionSpec(name: placeholder, shortName: nil, kind: .positional(placeholder: placeholder, isOptional: optional), help: help)
+        OptionSpec(
+            name: placeholder, shortName: nil, kind: .positional(placeholder: placeholder, isOptional: optional),
+            help: help)
     }
 
     /// How the option appears in the usage line: `INPUT`, `[--json]`, `[--fps N]`.

@@ -67,7 +67,9 @@ public struct ParsedArguments: Sendable {
             let body = argument.dropFirst(2)
             let parts = body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
-            guard let spec = table.first(where: { $0.name == name && $0.isNamedOption }) else { throw .usage("unknown option '--\(name)'", of: command) }
+            guard let spec = table.first(where: { $0.name == name && $0.isNamedOption }) else {
+                throw .usage("unknown option '--\(name)'", of: command)
+            }
             return (spec, parts.count == 2 ? String(parts[1]) : nil)
         }
         let letter = argument.dropFirst().first!

@@ -41,7 +41,8 @@ public struct ProbeCommand: Command {
         }
         var first = true
         let onFrame: ((ProbedFrame) -> Void)? =
-            !listFrames ? nil
+            !listFrames
+            ? nil
             : json
                 ? { frame in
                     output.write((first ? "" : ",\n") + ProbeJSON.frame(frame).rendered)

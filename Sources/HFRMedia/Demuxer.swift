@@ -13,7 +13,9 @@ public struct Demuxer: ~Copyable {
         var input: UnsafePointer<AVInputFormat>? = nil
         if let format {
             input = av_find_input_format(format)
-            if input == nil { throw AVFailure(code: HFR_AVERROR_DEMUXER_NOT_FOUND, operation: "av_find_input_format(\(format))") }
+            if input == nil {
+                throw AVFailure(code: HFR_AVERROR_DEMUXER_NOT_FOUND, operation: "av_find_input_format(\(format))")
+            }
         }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         let opened = withOptions(options) { avformat_open_input(&ctx, url, input, &$0) }

@@ -10,9 +10,10 @@ public enum LibavLog {
             case 1: AV_LOG_INFO
             default: AV_LOG_DEBUG
             }
-        hfr_log_install({ _, line in
-            guard let line else { return }
-            Console.error("libav: " + String(cString: line))
-        }, level)
+        hfr_log_install(
+            { _, line in
+                guard let line else { return }
+                Console.error("libav: " + String(cString: line))
+            }, level)
     }
 }

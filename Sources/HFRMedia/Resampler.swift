@@ -11,9 +11,11 @@ public struct Resampler: ~Copyable {
     ) throws(AVFailure) {
         var inLayout = AVChannelLayout()
         var outLayout = AVChannelLayout()
-        try check(av_channel_layout_from_string(&inLayout, input.layout), "av_channel_layout_from_string(\(input.layout))")
+        try check(
+            av_channel_layout_from_string(&inLayout, input.layout), "av_channel_layout_from_string(\(input.layout))")
         defer { av_channel_layout_uninit(&inLayout) }
-        try check(av_channel_layout_from_string(&outLayout, output.layout), "av_channel_layout_from_string(\(output.layout))")
+        try check(
+            av_channel_layout_from_string(&outLayout, output.layout), "av_channel_layout_from_string(\(output.layout))")
         defer { av_channel_layout_uninit(&outLayout) }
         var ctx: OpaquePointer? = nil
         try check(

@@ -30,7 +30,8 @@ struct MP4SampleFlags {
                 let (size, type, headerSize) = MP4SampleFlags.boxHeader(header, remaining: end - offset)
             else { return nil }
             if type == "moov" || type == "moof" {
-                guard size < 1 << 30, let body = MP4SampleFlags.readBytes(fd, at: offset + headerSize, count: Int(size - headerSize))
+                guard size < 1 << 30,
+                    let body = MP4SampleFlags.readBytes(fd, at: offset + headerSize, count: Int(size - headerSize))
                 else { return nil }
                 if type == "moov" { readMovie(body[...]) } else { readFragment(body[...]) }
             }
@@ -133,7 +134,9 @@ struct MP4SampleFlags {
         var result: [(String, ArraySlice<UInt8>)] = []
         var at = body.startIndex
         while at + 8 <= body.endIndex {
-            guard let (size, type, headerSize) = boxHeader(Array(body[at..<min(at + 16, body.endIndex)]), remaining: Int64(body.endIndex - at))
+            guard
+                let (size, type, headerSize) = boxHeader(
+                    Array(body[at..<min(at + 16, body.endIndex)]), remaining: Int64(body.endIndex - at))
             else { break }
             result.append((type, body[(at + Int(headerSize))..<(at + Int(size))]))
             at += Int(size)
@@ -167,7 +170,9 @@ struct MP4SampleFlags {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            let n = buffer.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             done += n

@@ -43,7 +43,8 @@ public enum Prober {
             let t = tallies[info.index]
             return ProbeReport.Stream(
                 info: info, packetCount: t.packetCount, frameCount: t.packetCount, byteCount: t.byteCount,
-                firstPts: t.minPts, measuredFrameRate: info.kind == .video ? t.measuredFrameRate(timeBase: info.timeBase) : nil,
+                firstPts: t.minPts,
+                measuredFrameRate: info.kind == .video ? t.measuredFrameRate(timeBase: info.timeBase) : nil,
                 measuredDuration: t.measuredDuration(timeBase: info.timeBase))
         }
         let tags = demuxer.metadata
@@ -52,7 +53,9 @@ public enum Prober {
                 info: info, report: streamReports[info.index], tags: tags, layers: layers, isH264: isH264)
         }
         var offset: Rational? = nil
-        if let v = video, let a = audio, let vs = streamReports[v.index].firstPts, let as_ = streamReports[a.index].firstPts {
+        if let v = video, let a = audio, let vs = streamReports[v.index].firstPts,
+            let as_ = streamReports[a.index].firstPts
+        {
             offset = Rational.seconds(as_, in: a.timeBase) - Rational.seconds(vs, in: v.timeBase)
         }
         return ProbeReport(
@@ -72,7 +75,9 @@ public enum Prober {
     public static func declaredCaptureRate(
         tags: [String: String], streamTags: [String: String]
     ) -> (Rational, ProbeReport.CaptureRateSource)? {
-        for (key, source) in [(captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag)] {
+        for (key, source) in [
+            (captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag),
+        ] {
             if let text = tags[key] ?? streamTags[key], let rate = Rational(parsing: text), rate.numerator > 0 {
                 return (rate, source)
             }

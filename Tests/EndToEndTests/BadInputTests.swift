@@ -16,7 +16,9 @@ import Testing
         Case(name: "missing", prepare: { $0.path("nope.mp4") }, exitCode: 74, cause: "no such file"),
         Case(name: "empty", prepare: { try Fixtures.copy("empty.mp4", to: $0) }, exitCode: 65, cause: "empty file"),
         Case(name: "truncated", prepare: { try Fixtures.copy("truncated.mp4", to: $0) }, exitCode: 65, cause: ""),
-        Case(name: "not media", prepare: { try Fixtures.copy("not-media.mp4", to: $0) }, exitCode: 65, cause: "not a media file"),
+        Case(
+            name: "not media", prepare: { try Fixtures.copy("not-media.mp4", to: $0) }, exitCode: 65,
+            cause: "not a media file"),
         Case(
             name: "directory",
             prepare: { dir in
@@ -50,7 +52,8 @@ import Testing
         if getuid() == 0 {
             // root reads any file; drop to nobody so the permission check is real.
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
-            r = try Tool.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Tool.hfrPath, "probe", path])
+            r = try Tool.run(
+                "setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Tool.hfrPath, "probe", path])
         } else {
             r = try Tool.hfr(["probe", path])
         }

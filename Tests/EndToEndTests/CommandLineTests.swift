@@ -30,8 +30,10 @@ import Testing
 
     @Test(arguments: [
         (["probe"], "Error: missing INPUT\nUsage: hfr probe INPUT [--json] [--frames]\nSee 'hfr probe --help'\n"),
-        (["probe", "a.mp4", "--bogus"],
-         "Error: unknown option '--bogus'\nUsage: hfr probe INPUT [--json] [--frames]\nSee 'hfr probe --help'\n"),
+        (
+            ["probe", "a.mp4", "--bogus"],
+            "Error: unknown option '--bogus'\nUsage: hfr probe INPUT [--json] [--frames]\nSee 'hfr probe --help'\n"
+        ),
         (["frobnicate"], "Error: unknown command 'frobnicate'\nUsage: hfr <command> [options]\nSee 'hfr --help'\n"),
     ])
     func usageErrorsExit64WithUsageAndHint(words: [String], expected: String) throws {

@@ -87,7 +87,9 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.contains("Temporal layers: 3"))
         #expect(r.stdout.contains("Capture rate: 120 fps"))
-        #expect(r.stdout.contains("Real-time rates without re-encoding: 120 fps (layers 0-2), 60 fps (layers 0-1), 30 fps (layer 0)"))
+        #expect(
+            r.stdout.contains(
+                "Real-time rates without re-encoding: 120 fps (layers 0-2), 60 fps (layers 0-1), 30 fps (layer 0)"))
     }
 }
 
@@ -97,8 +99,12 @@ enum PrefixNALReader {
     static func temporalIDs(of path: String) throws -> [Int] {
         let dir = try TemporaryDirectory()
         let raw = dir.path("stream.h264")
-        try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-c", "copy",
-                                "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw])
+        try Tool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-c", "copy",
+                "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw,
+            ])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         var ids: [Int] = []
         var i = 0

@@ -1,5 +1,6 @@
-@testable import HFRCommands
 import Testing
+
+@testable import HFRCommands
 
 /// The hand-written CLI frame: one option table drives parsing, usage and help.
 @Suite struct ParsedArgumentsTests {

@@ -19,8 +19,11 @@ import Testing
         var count = [0, 0]
         while try demuxer.read(into: packet) { count[packet.streamIndex] += 1 }
         let ffprobe = try Tool.run(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
-                        "stream=nb_read_packets", "-of", "csv=p=0", input])
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                "stream=nb_read_packets", "-of", "csv=p=0", input,
+            ])
         #expect(count[0] == Int(ffprobe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
@@ -60,8 +63,11 @@ import Testing
         _ = try decoder.send(nil)
         try drain()
         let ffprobe = try Tool.run(
-            "ffprobe", ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
-                        "stream=nb_read_frames", "-of", "csv=p=0", input])
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                "stream=nb_read_frames", "-of", "csv=p=0", input,
+            ])
         #expect(decoded == Int(ffprobe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 

@@ -1,12 +1,14 @@
-@testable import HFRProbe
 import Testing
+
+@testable import HFRProbe
 
 /// H.264 bit-level reading on hand-made NAL units whose fields are known.
 @Suite struct BitstreamTests {
-    @Test(arguments: [
-        ([0b1000_0000], [0]), ([0b0100_0000], [1]), ([0b0110_0000], [2]),
-        ([0b0010_0000], [3]), ([0b0011_1000], [6]), ([0b1010_0111, 0b0110_0000], [0, 1, 2, 0, 2]),
-    ] as [([UInt8], [UInt32])])
+    @Test(
+        arguments: [
+            ([0b1000_0000], [0]), ([0b0100_0000], [1]), ([0b0110_0000], [2]),
+            ([0b0010_0000], [3]), ([0b0011_1000], [6]), ([0b1010_0111, 0b0110_0000], [0, 1, 2, 0, 2]),
+        ] as [([UInt8], [UInt32])])
     func readsExpGolombCodes(bytes: [UInt8], expected: [UInt32]) {
         let decoded: [UInt32?] = bytes.withUnsafeBytes { raw in
             var reader = BitReader(raw)
@@ -30,7 +32,9 @@ import Testing
     static func slice(refIdc: UInt8, idr: Bool = false, sliceType: UInt8) -> [UInt8] {
         let header = refIdc << 5 | (idr ? 5 : 1)
         // ue(v) codes for 0…7 after a leading "1" bit for first_mb_in_slice.
-        let codes: [UInt8: UInt8] = [0: 0b1100_0000, 1: 0b1010_0000, 2: 0b1011_0000, 5: 0b1001_1000, 6: 0b1001_1100, 7: 0b1000_1000]
+        let codes: [UInt8: UInt8] = [
+            0: 0b1100_0000, 1: 0b1010_0000, 2: 0b1011_0000, 5: 0b1001_1000, 6: 0b1001_1100, 7: 0b1000_1000,
+        ]
         return [header, codes[sliceType]!, 0x80]
     }
 
@@ -45,7 +49,9 @@ import Testing
 
     @Test func readsLayerRoleOfSVCFrames() {
         let top = Self.lengthPrefixed([Self.prefix(temporalID: 2, refIdc: 0), Self.slice(refIdc: 0, sliceType: 5)])
-        let base = Self.lengthPrefixed([Self.prefix(temporalID: 0, refIdc: 3), Self.slice(refIdc: 3, idr: true, sliceType: 7)])
+        let base = Self.lengthPrefixed([
+            Self.prefix(temporalID: 0, refIdc: 3), Self.slice(refIdc: 3, idr: true, sliceType: 7),
+        ])
         let a = top.withUnsafeBytes { FrameStructure(packet: $0, packaging: .lengthPrefixed(lengthSize: 4)) }
         let b = base.withUnsafeBytes { FrameStructure(packet: $0, packaging: .lengthPrefixed(lengthSize: 4)) }
         #expect(a.temporalID == 2 && a.nalRefIdc == 0 && a.sliceType == .p && a.isDroppable && !a.isIDR)

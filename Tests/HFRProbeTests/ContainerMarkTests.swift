@@ -1,8 +1,9 @@
 import Foundation
 import HFRMedia
-@testable import HFRProbe
 import HFRTestSupport
 import Testing
+
+@testable import HFRProbe
 
 /// The MP4 `sdtp` box, written by the muxer from packet flags and read back by the prober.
 @Suite struct ContainerMarkTests {
@@ -53,13 +54,16 @@ import Testing
         be32(UInt32(body.count + 8)) + Array(type.utf8) + body
     }
 
-    func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
 
     let dependedOn: UInt32 = 0x0040_0000  // sample_is_depended_on = 1
     let disposable: UInt32 = 0x0080_0000  // sample_is_depended_on = 2
 
     @Test func truncSampleFlagsDefaultsAndFirstSampleFlagsAreRead() throws {
-        let tkhd = box("tkhd", [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + be32(7) + [UInt8](repeating: 0, count: 68))
+        let tkhd = box(
+            "tkhd", [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + be32(7) + [UInt8](repeating: 0, count: 68))
         let trex = box("trex", [0, 0, 0, 0] + be32(7) + be32(1) + be32(0) + be32(0) + be32(disposable))
         let moov = box("moov", box("trak", tkhd) + box("mvex", trex))
         // Run 1: per-sample flags (referenced, disposable, disposable).
@@ -71,7 +75,8 @@ import Testing
         // Run 3: tfhd default_sample_flags (referenced) overrides trex.
         let tfhd3 = box("tfhd", [0, 0x02, 0, 0x20] + be32(7) + be32(dependedOn))
         let trun3 = box("trun", [0, 0, 0, 0] + be32(1))
-        let file = box("ftyp", Array("isom".utf8) + be32(0)) + moov
+        let file =
+            box("ftyp", Array("isom".utf8) + be32(0)) + moov
             + box("moof", box("traf", tfhd1 + trun1)) + box("mdat", [1, 2, 3])
             + box("moof", box("traf", tfhd2 + trun2)) + box("moof", box("traf", tfhd3 + trun3))
         let dir = try TemporaryDirectory()

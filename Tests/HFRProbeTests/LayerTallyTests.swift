@@ -1,6 +1,7 @@
 import HFRMedia
-@testable import HFRProbe
 import Testing
+
+@testable import HFRProbe
 
 /// Counting layers and reachable rates on synthetic frame sequences with known answers.
 @Suite struct LayerTallyTests {

@@ -18,8 +18,11 @@ public enum TraceHeaders {
     /// Every video packet of `path`, in file order, as trace_headers reports it.
     public static func frames(of path: String) throws -> [TracedFrame] {
         let result = try Tool.run(
-            "ffmpeg", ["-hide_banner", "-nostdin", "-i", path, "-map", "0:v:0", "-c", "copy",
-                       "-bsf:v", "trace_headers", "-f", "null", "-"])
+            "ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-i", path, "-map", "0:v:0", "-c", "copy",
+                "-bsf:v", "trace_headers", "-f", "null", "-",
+            ])
         var frames: [TracedFrame] = []
         var current: TracedFrame? = nil
         var lastRefIdc = 0
@@ -60,8 +63,11 @@ public enum FFprobe {
     public static func count(_ path: String, stream: String = "v:0", decoding: Bool) throws -> Int {
         let what = decoding ? "frames" : "packets"
         let r = try Tool.run(
-            "ffprobe", ["-v", "error", "-select_streams", stream, "-count_\(what)", "-show_entries",
-                        "stream=nb_read_\(what)", "-of", "csv=p=0", path])
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", stream, "-count_\(what)", "-show_entries",
+                "stream=nb_read_\(what)", "-of", "csv=p=0", path,
+            ])
         return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }
