@@ -53,7 +53,7 @@ public struct ProbeCommand: Command {
         do {
             report = try Prober.probe(path: input, fileSize: size, onFrame: onFrame)
         } catch {
-            throw HFRError.reading(input, error)
+            throw HFRError.probing(input, error)
         }
         if json {
             if listFrames { output.write("\n]") }

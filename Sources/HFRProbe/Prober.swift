@@ -8,7 +8,21 @@ public enum Prober {
     /// Probes `path`; calls `onFrame` with each frame of the main video stream in file order.
     public static func probe(
         path: String, fileSize: Int64, onFrame: ((ProbedFrame) -> Void)? = nil
-    ) throws(AVFailure) -> ProbeReport {
+    ) throws(ProbeFailure) -> ProbeReport {
+        do {
+            return try read(path: path, fileSize: fileSize, onFrame: onFrame)
+        } catch let failure as AVFailure {
+            throw .av(failure)
+        } catch let failure as ProbeFailure {
+            throw failure
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
+    }
+
+    private static func read(
+        path: String, fileSize: Int64, onFrame: ((ProbedFrame) -> Void)?
+    ) throws -> ProbeReport {
         let demuxer = try Demuxer(url: path)
         let streams = demuxer.streams
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
@@ -25,6 +39,10 @@ public enum Prober {
         while try demuxer.read(into: packet) {
             let index = packet.streamIndex
             guard index < tallies.count else { continue }
+            if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
+                throw ProbeFailure.corruptPacket(
+                    stream: index, frame: tallies[index].packetCount, position: packet.position)
+            }
             tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size)
             guard let video, index == video.index else { continue }
             let structure = isH264 ? packet.withData { FrameStructure(packet: $0, packaging: packaging!) } : nil
@@ -39,6 +57,12 @@ public enum Prober {
             onFrame?(frame)
         }
 
+        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short.
+        for info in streams where info.declaredFrameCount > Int64(tallies[info.index].packetCount) {
+            throw ProbeFailure.truncated(
+                stream: info.index, framesRead: tallies[info.index].packetCount,
+                framesDeclared: info.declaredFrameCount)
+        }
         let streamReports = streams.map { info in
             let t = tallies[info.index]
             return ProbeReport.Stream(

@@ -61,6 +61,22 @@ import Testing
         #expect(r.stderr == "Error: \(path): permission denied\n")
     }
 
+    @Test func mediaDataCutShortIsTruncatedEvenWithTheIndexIntact() throws {
+        let dir = try TemporaryDirectory()
+        let whole = dir.path("faststart.mp4")
+        // faststart puts the index (moov) first, so cutting the end leaves a readable header.
+        try Tool.run(
+            "ffmpeg", ["-v", "error", "-nostdin", "-i", Fixtures.path("layered-120fps.mp4"), "-c", "copy",
+                       "-movflags", "+faststart", whole])
+        let data = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = dir.path("cut.mp4")
+        try data.prefix(data.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
+        let r = try Tool.hfr(["probe", cut])
+        #expect(r.status == 65)
+        #expect(r.stderr.hasPrefix("Error: \(cut): truncated"), "stderr: \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
     @Test func truncatedFileNamesTheProblem() throws {
         let r = try Tool.hfr(["probe", Fixtures.path("truncated.mp4")])
         #expect(r.status == 65)
