@@ -15,28 +15,24 @@ struct MP4SampleFlags {
 
     private var trackIDs: [UInt32] = []
     private var defaultFlagsByTrackID: [UInt32: UInt32] = [:]
+    /// The `traf` being read: its track and default sample flags (from `trex`, overridden by `tfhd`).
+    private var fragmentTrack: Int?
+    private var fragmentDefaultFlags: UInt32 = 0
+
+    /// Boxes whose children are walked; of the others only the few below are read.
+    private static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "mvex", "moof", "traf"]
+    private static let leavesRead: Set<String> = ["tkhd", "sdtp", "trex", "tfhd", "trun"]
 
     /// Reads the marks of the file at `path`; nil when it cannot be read as ISO BMFF.
+    ///
+    /// Memory: box headers are read one at a time and only the boxes above are loaded, so the large
+    /// sample tables (stsz, stco, stts) and the media data are never held.
     init?(path: String) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        var offset: Int64 = 0
-        let end = Int64(info.st_size)
-        while offset + 8 <= end {
-            guard let header = MP4SampleFlags.readBytes(fd, at: offset, count: 16),
-                let (size, type, headerSize) = MP4SampleFlags.boxHeader(header, remaining: end - offset)
-            else { return nil }
-            if type == "moov" || type == "moof" {
-                guard size < 1 << 30,
-                    let body = MP4SampleFlags.readBytes(fd, at: offset + headerSize, count: Int(size - headerSize))
-                else { return nil }
-                if type == "moov" { readMovie(body[...]) } else { readFragment(body[...]) }
-            }
-            offset += size
-        }
+        guard fstat(fd, &info) == 0, walk(fd, from: 0, to: Int64(info.st_size)) else { return nil }
     }
 
     /// Whether sample `index` of track `track` is marked disposable.
@@ -45,61 +41,59 @@ struct MP4SampleFlags {
             && disposableByTrack[track][sample]
     }
 
-    // MARK: - Boxes
-
-    private mutating func readMovie(_ body: ArraySlice<UInt8>) {
-        for (type, content) in MP4SampleFlags.children(body) {
-            switch type {
-            case "trak":
-                trackIDs.append(0)
-                disposableByTrack.append([])
-                readTrack(content)
-            case "mvex":
-                for (t, trex) in MP4SampleFlags.children(content) where t == "trex" && trex.count >= 24 {
-                    defaultFlagsByTrackID[MP4SampleFlags.u32(trex, 4)] = MP4SampleFlags.u32(trex, 20)
+    /// Visits the boxes in [start, end); false when a box header is malformed.
+    private mutating func walk(_ fd: Int32, from start: Int64, to end: Int64) -> Bool {
+        var offset = start
+        while offset + 8 <= end {
+            guard let header = MP4SampleFlags.readBytes(fd, at: offset, count: 16),
+                let (size, type, headerSize) = MP4SampleFlags.boxHeader(header, remaining: end - offset)
+            else { return false }
+            let bodyStart = offset + headerSize
+            let bodyEnd = offset + size
+            if MP4SampleFlags.containers.contains(type) {
+                if type == "trak" {
+                    trackIDs.append(0)
+                    disposableByTrack.append([])
+                } else if type == "traf" {
+                    fragmentTrack = nil
+                    fragmentDefaultFlags = 0
                 }
-            default: break
+                guard walk(fd, from: bodyStart, to: bodyEnd) else { return false }
+            } else if MP4SampleFlags.leavesRead.contains(type), size - headerSize < 1 << 28,
+                let body = MP4SampleFlags.readBytes(fd, at: bodyStart, count: Int(size - headerSize))
+            {
+                read(type, body[...])
             }
+            offset = bodyEnd
         }
+        return true
     }
 
-    private mutating func readTrack(_ body: ArraySlice<UInt8>) {
-        let t = trackIDs.count - 1
-        for (type, content) in MP4SampleFlags.children(body) {
-            switch type {
-            case "tkhd" where content.count >= 24:
-                trackIDs[t] = MP4SampleFlags.u32(content, content.first == 1 ? 20 : 12)
-            case "mdia", "minf", "stbl":
-                readTrack(content)
-            case "sdtp" where content.count >= 4:
-                hasMarks = true
-                // One byte per sample: bits 3-2 are sample_is_depended_on; 2 = "no other sample depends on this".
-                disposableByTrack[t] = content.dropFirst(4).map { ($0 >> 2) & 3 == 2 }
-            default: break
-            }
-        }
-    }
-
-    private mutating func readFragment(_ body: ArraySlice<UInt8>) {
-        for (type, traf) in MP4SampleFlags.children(body) where type == "traf" {
-            var trackIndex: Int? = nil
-            var defaultFlags: UInt32 = 0
-            for (t, content) in MP4SampleFlags.children(traf) {
-                if t == "tfhd", content.count >= 8 {
-                    let flags = MP4SampleFlags.u32(content, 0) & 0xFFFFFF
-                    let id = MP4SampleFlags.u32(content, 4)
-                    trackIndex = trackIDs.firstIndex(of: id)
-                    defaultFlags = defaultFlagsByTrackID[id] ?? 0
-                    // Optional fields in order: base offset (8), description index, duration, size, flags (4 each).
-                    var at = 8
-                    if flags & 0x1 != 0 { at += 8 }
-                    for bit: UInt32 in [0x2, 0x8, 0x10] where flags & bit != 0 { at += 4 }
-                    if flags & 0x20 != 0, content.count >= at + 4 { defaultFlags = MP4SampleFlags.u32(content, at) }
-                } else if t == "trun", let track = trackIndex, content.count >= 8 {
-                    hasMarks = true
-                    readRun(content, track: track, defaultFlags: defaultFlags)
-                }
-            }
+    private mutating func read(_ type: String, _ content: ArraySlice<UInt8>) {
+        switch type {
+        case "tkhd" where content.count >= 24 && !trackIDs.isEmpty:
+            trackIDs[trackIDs.count - 1] = MP4SampleFlags.u32(content, content.first == 1 ? 20 : 12)
+        case "sdtp" where content.count >= 4 && !disposableByTrack.isEmpty:
+            hasMarks = true
+            // One byte per sample: bits 3-2 are sample_is_depended_on; 2 = "no other sample depends on this".
+            disposableByTrack[disposableByTrack.count - 1] = content.dropFirst(4).map { ($0 >> 2) & 3 == 2 }
+        case "trex" where content.count >= 24:
+            defaultFlagsByTrackID[MP4SampleFlags.u32(content, 4)] = MP4SampleFlags.u32(content, 20)
+        case "tfhd" where content.count >= 8:
+            let flags = MP4SampleFlags.u32(content, 0) & 0xFF_FFFF
+            let id = MP4SampleFlags.u32(content, 4)
+            fragmentTrack = trackIDs.firstIndex(of: id)
+            fragmentDefaultFlags = defaultFlagsByTrackID[id] ?? 0
+            // Optional fields in order: base offset (8), description index, duration, size, flags (4 each).
+            var at = 8
+            if flags & 0x1 != 0 { at += 8 }
+            for bit: UInt32 in [0x2, 0x8, 0x10] where flags & bit != 0 { at += 4 }
+            if flags & 0x20 != 0, content.count >= at + 4 { fragmentDefaultFlags = MP4SampleFlags.u32(content, at) }
+        case "trun" where content.count >= 8:
+            guard let track = fragmentTrack else { return }
+            hasMarks = true
+            readRun(content, track: track, defaultFlags: fragmentDefaultFlags)
+        default: break
         }
     }
 
@@ -128,21 +122,6 @@ struct MP4SampleFlags {
     }
 
     // MARK: - Bytes
-
-    /// The child boxes of a container's body: (type, body) pairs.
-    static func children(_ body: ArraySlice<UInt8>) -> [(String, ArraySlice<UInt8>)] {
-        var result: [(String, ArraySlice<UInt8>)] = []
-        var at = body.startIndex
-        while at + 8 <= body.endIndex {
-            guard
-                let (size, type, headerSize) = boxHeader(
-                    Array(body[at..<min(at + 16, body.endIndex)]), remaining: Int64(body.endIndex - at))
-            else { break }
-            result.append((type, body[(at + Int(headerSize))..<(at + Int(size))]))
-            at += Int(size)
-        }
-        return result
-    }
 
     /// (size including header, four-character type, header size) of the box starting at `bytes`.
     static func boxHeader(_ bytes: [UInt8], remaining: Int64) -> (Int64, String, Int64)? {

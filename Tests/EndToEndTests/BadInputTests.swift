@@ -66,8 +66,11 @@ import Testing
         let whole = dir.path("faststart.mp4")
         // faststart puts the index (moov) first, so cutting the end leaves a readable header.
         try Tool.run(
-            "ffmpeg", ["-v", "error", "-nostdin", "-i", Fixtures.path("layered-120fps.mp4"), "-c", "copy",
-                       "-movflags", "+faststart", whole])
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", Fixtures.path("layered-120fps.mp4"), "-c", "copy",
+                "-movflags", "+faststart", whole,
+            ])
         let data = try Data(contentsOf: URL(fileURLWithPath: whole))
         let cut = dir.path("cut.mp4")
         try data.prefix(data.count * 6 / 10).write(to: URL(fileURLWithPath: cut))
