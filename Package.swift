@@ -22,11 +22,15 @@ let package = Package(
         .systemLibrary(name: "CV4L2"),
 
         // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
-        .target(name: "HFRMedia", dependencies: ["CFFmpeg"]),
+        .target(name: "HFRMedia", dependencies: ["CFFmpeg", "COpenH264"]),
         // Reading a file's streams and its H.264 temporal structure.
         .target(name: "HFRProbe", dependencies: ["HFRMedia", "CFFmpeg"]),
+        // Capture sources: the test pattern and V4L2 devices through libavdevice.
+        .target(name: "HFRCapture", dependencies: ["HFRMedia", "CFFmpeg", "CV4L2"]),
+        // Stage threads, bounded queues, the record pipeline and its crash-safe file.
+        .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe", "CFFmpeg"]),
         // The command-line frame and the commands.
-        .target(name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe"]),
+        .target(name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline"]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
 
         // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).

@@ -27,6 +27,9 @@ static inline int hfr_encoder_force_intra_frame(ISVCEncoder *e, bool idr) {
 static inline int hfr_encoder_set_option(ISVCEncoder *e, ENCODER_OPTION option, void *value) {
     return (*e)->SetOption(e, option, value);
 }
+static inline int hfr_encoder_encode_parameter_sets(ISVCEncoder *e, SFrameBSInfo *info) {
+    return (*e)->EncodeParameterSets(e, info);
+}
 static inline int hfr_encoder_uninitialize(ISVCEncoder *e) {
     return (*e)->Uninitialize(e);
 }

@@ -12,6 +12,7 @@ public struct Demuxer: ~Copyable {
     public init(url: String, format: String? = nil, options: [String: String] = [:]) throws(AVFailure) {
         var input: UnsafePointer<AVInputFormat>? = nil
         if let format {
+            Demuxer.registerDevices
             input = av_find_input_format(format)
             if input == nil {
                 throw AVFailure(code: HFR_AVERROR_DEMUXER_NOT_FOUND, operation: "av_find_input_format(\(format))")
@@ -29,6 +30,9 @@ public struct Demuxer: ~Copyable {
         }
         context = ctx
     }
+
+    /// libavdevice's inputs (v4l2, lavfi, alsa) exist only after registration, done once.
+    private static let registerDevices: Void = avdevice_register_all()
 
     deinit {
         var owned: UnsafeMutablePointer<AVFormatContext>? = context
@@ -67,9 +71,9 @@ public struct Demuxer: ~Copyable {
     }
 
     /// Codec parameters of stream `index`, borrowed for the duration of `body`.
-    public func withCodecParameters<R: ~Copyable>(
-        ofStream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws -> R
-    ) rethrows -> R {
+    public func withCodecParameters<R: ~Copyable, E: Error>(
+        ofStream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws(E) -> R
+    ) throws(E) -> R {
         try body(context.pointee.streams[index]!.pointee.codecpar)
     }
 

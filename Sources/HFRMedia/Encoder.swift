@@ -33,6 +33,9 @@ public struct Encoder: ~Copyable {
     /// Samples per audio frame the encoder wants (0 when any size is fine).
     public var frameSize: Int { Int(context.pointee.frame_size) }
 
+    /// Samples of encoder delay at the start (AAC priming), which the container's edit list hides.
+    public var initialPadding: Int { Int(context.pointee.initial_padding) }
+
     public var timeBase: Rational { Rational(context.pointee.time_base) ?? Rational(1, 1) }
 
     /// Copies the encoder's parameters (after open) into a stream's `parameters`.

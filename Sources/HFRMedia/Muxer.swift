@@ -44,6 +44,33 @@ public struct Muxer: ~Copyable {
         return Int(stream.pointee.index)
     }
 
+    /// Adds a stream whose parameters `configure` fills in (for encoders hfr drives itself).
+    public func addStream(
+        timeBase: Rational, configure: (UnsafeMutablePointer<AVCodecParameters>) throws(AVFailure) -> Void
+    ) throws(AVFailure) -> Int {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_new_stream")
+        }
+        try configure(stream.pointee.codecpar)
+        if let tb = timeBase.avRational { stream.pointee.time_base = tb }
+        return Int(stream.pointee.index)
+    }
+
+    /// Writes out the fragment collected so far (with `movflags=frag_custom`); returns the file
+    /// offset after it, a point where the file is complete and playable.
+    public func flushFragment() throws(AVFailure) -> Int64 {
+        try check(av_write_frame(context, nil), "av_write_frame(flush fragment)")
+        guard let pb = context.pointee.pb else { return 0 }
+        avio_flush(pb)
+        return avio_tell(pb)
+    }
+
+    /// Bytes written to the output so far.
+    public var bytesWritten: Int64 {
+        guard let pb = context.pointee.pb else { return 0 }
+        return avio_tell(pb)
+    }
+
     /// Sets a container-level tag (e.g. `com.android.capture.fps`).
     public func setMetadata(_ key: String, _ value: String) {
         av_dict_set(&context.pointee.metadata, key, value, 0)
@@ -74,6 +101,12 @@ public struct Muxer: ~Copyable {
 
     /// Flushes interleaving queues, writes the trailer and closes the file.
     public consuming func finish() throws(AVFailure) {
+        try writeTrailer()
+    }
+
+    /// `finish()` for an owner that cannot give the muxer up (a stage object holding it).
+    /// Call it once; the file is closed afterwards.
+    public func writeTrailer() throws(AVFailure) {
         try check(av_write_trailer(context), "av_write_trailer")
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check(avio_closep(&context.pointee.pb), "avio_close")

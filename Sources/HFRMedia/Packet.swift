@@ -58,6 +58,15 @@ public final class Packet: @unchecked Sendable {
         }
     }
 
+    /// Samples the decoder discards from the start of this packet (AAC priming behind an edit list).
+    public var skippedStartSamples: Int {
+        var size: Int = 0
+        guard let data = av_packet_get_side_data(pointer, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 4 else {
+            return 0
+        }
+        return Int(UInt32(data[0]) | UInt32(data[1]) << 8 | UInt32(data[2]) << 16 | UInt32(data[3]) << 24)
+    }
+
     public var isCorrupt: Bool { pointer.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 }
 
     /// The payload bytes, valid only inside `body`.

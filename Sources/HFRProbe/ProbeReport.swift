@@ -27,6 +27,7 @@ public struct ProbeReport: Sendable {
         /// Frames: one per packet for video access units and audio codec frames.
         public let frameCount: Int
         public let byteCount: Int64
+        /// Earliest presented time, in the stream's time base (after decoder-skipped priming).
         public let firstPts: Int64?
         /// Measured from timestamps: (frames − 1) / (last − first presentation time).
         public let measuredFrameRate: Rational?

@@ -43,7 +43,13 @@ public enum Prober {
                 throw ProbeFailure.corruptPacket(
                     stream: index, frame: tallies[index].packetCount, position: packet.position)
             }
-            tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size)
+            let info = streams[index]
+            let skipped =
+                info.kind == .audio && info.sampleRate > 0
+                ? Rational.rescale(
+                    Int64(packet.skippedStartSamples), from: Rational(1, Int64(info.sampleRate)), to: info.timeBase)
+                : 0
+            tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size, skippedTicks: skipped)
             guard let video, index == video.index else { continue }
             let structure = isH264 ? packet.withData { FrameStructure(packet: $0, packaging: packaging!) } : nil
             let frame = ProbedFrame(
@@ -67,7 +73,7 @@ public enum Prober {
             let t = tallies[info.index]
             return ProbeReport.Stream(
                 info: info, packetCount: t.packetCount, frameCount: t.packetCount, byteCount: t.byteCount,
-                firstPts: t.minPts,
+                firstPts: t.minStart,
                 measuredFrameRate: info.kind == .video ? t.measuredFrameRate(timeBase: info.timeBase) : nil,
                 measuredDuration: t.measuredDuration(timeBase: info.timeBase))
         }

@@ -9,12 +9,16 @@ struct StreamTally {
     var maxPts: Int64?
     var maxPtsEnd: Int64?
 
-    mutating func add(pts: Int64?, duration: Int64, size: Int) {
+    /// Earliest time something is presented: pts plus what the decoder skips (priming).
+    var minStart: Int64?
+
+    mutating func add(pts: Int64?, duration: Int64, size: Int, skippedTicks: Int64 = 0) {
         packetCount += 1
         byteCount += Int64(size)
         guard let pts else { return }
         if firstPts == nil { firstPts = pts }
         minPts = Swift.min(minPts ?? pts, pts)
+        minStart = Swift.min(minStart ?? (pts + skippedTicks), pts + skippedTicks)
         if pts >= (maxPts ?? pts) {
             maxPts = pts
             maxPtsEnd = pts + Swift.max(duration, 0)
@@ -28,7 +32,7 @@ struct StreamTally {
     }
 
     func measuredDuration(timeBase: Rational) -> Rational? {
-        guard let lo = minPts, let end = maxPtsEnd, end >= lo else { return nil }
+        guard let lo = minStart, let end = maxPtsEnd, end >= lo else { return nil }
         return Rational.seconds(end - lo, in: timeBase)
     }
 }

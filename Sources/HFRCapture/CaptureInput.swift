@@ -1,0 +1,77 @@
+import CFFmpeg
+import HFRMedia
+
+/// An opened capture source: the demuxer and decoders that turn its packets into frames.
+///
+/// A final class owning the FFmpeg contexts, so it can be handed to the capture thread whole.
+public final class CaptureInput: @unchecked Sendable {
+    let demuxer: Demuxer
+    let videoDecoder: Decoder
+    /// Boxed: an optional noncopyable field cannot be borrowed through a class reference.
+    let audioDecoder: DecoderBox?
+    public let video: StreamInfo
+    public let audio: StreamInfo?
+    public let request: CaptureRequest
+
+    /// Opens the source and checks that it delivers what was asked.
+    public init(_ request: CaptureRequest) throws(AVFailure) {
+        let input = request.input
+        let demuxer = try Demuxer(url: input.url, format: input.format, options: input.options)
+        let streams = demuxer.streams
+        guard let video = streams.first(where: { $0.kind == .video }) else {
+            throw AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: "no video stream in \(input.url)")
+        }
+        let audio = streams.first { $0.kind == .audio }
+        videoDecoder = try demuxer.withCodecParameters(ofStream: video.index) { (parameters) throws(AVFailure) in
+            try Decoder(parameters: parameters, timeBase: video.timeBase, threads: 1)
+        }
+        if let audio {
+            audioDecoder = DecoderBox(
+                try demuxer.withCodecParameters(ofStream: audio.index) { (parameters) throws(AVFailure) in
+                    try Decoder(parameters: parameters, timeBase: audio.timeBase, threads: 1)
+                })
+        } else {
+            audioDecoder = nil
+        }
+        self.demuxer = demuxer
+        self.video = video
+        self.audio = audio
+        self.request = request
+    }
+
+    /// One decoded item from the source.
+    public enum Item {
+        case video(Frame)
+        case audio(Frame)
+    }
+
+    /// Reads until the next decoded frame; nil at the end of the source.
+    public func next(packet: Packet) throws(AVFailure) -> Item? {
+        while try demuxer.read(into: packet) {
+            let isVideo = packet.streamIndex == video.index
+            guard isVideo || packet.streamIndex == audio?.index else { continue }
+            let frame = try Frame()
+            if isVideo {
+                if try decode(packet, with: videoDecoder, into: frame) { return .video(frame) }
+            } else if let box = audioDecoder, try decode(packet, with: box.decoder, into: frame) {
+                return .audio(frame)
+            }
+        }
+        return nil
+    }
+
+    /// Raw and PCM decoders give one frame per packet, so one send/receive pair suffices.
+    private func decode(_ packet: Packet, with decoder: borrowing Decoder, into frame: Frame) throws(AVFailure)
+        -> Bool
+    {
+        _ = try decoder.send(packet)
+        if case .value = try decoder.receive(into: frame) { return true }
+        return false
+    }
+}
+
+/// Holds a decoder by reference.
+final class DecoderBox {
+    let decoder: Decoder
+    init(_ decoder: consuming Decoder) { self.decoder = decoder }
+}

@@ -1,0 +1,59 @@
+import HFRMedia
+
+/// Where frames come from.
+public enum CaptureSource: Sendable, Equatable {
+    /// The embedded default: a moving test pattern and a 440 Hz tone, at any size and rate, paced in
+    /// real time, through libavdevice's `lavfi` input — the same path a camera takes.
+    case testPattern
+    /// A V4L2 capture device through libavdevice's `v4l2` input.
+    case device(path: String)
+}
+
+/// What to capture: the source and the mode asked for.
+public struct CaptureRequest: Sendable {
+    public var source: CaptureSource
+    public var width: Int
+    public var height: Int
+    public var frameRate: Rational
+    /// A libavdevice `input_format` (e.g. "nv12", "yuyv422", "mjpeg"); nil = the driver's choice.
+    public var pixelFormat: String?
+    /// Include the source's own audio (the test pattern's tone).
+    public var includesSourceAudio: Bool
+
+    public init(
+        source: CaptureSource, width: Int, height: Int, frameRate: Rational, pixelFormat: String? = nil,
+        includesSourceAudio: Bool
+    ) {
+        self.source = source
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.pixelFormat = pixelFormat
+        self.includesSourceAudio = includesSourceAudio
+    }
+
+    /// Live sources need no analysis: every frame read while probing would later arrive in one burst
+    /// and overflow the encoder queue, so probing stops at the first packet of each stream.
+    static let liveProbing = ["probesize": "32", "analyzeduration": "0", "fpsprobesize": "0"]
+
+    /// libavdevice's input format name, URL and options for this request.
+    var input: (format: String, url: String, options: [String: String]) {
+        switch source {
+        case .testPattern:
+            // `realtime` paces the generator to the wall clock, as a camera would deliver frames.
+            var graph =
+                "testsrc2=size=\(width)x\(height):rate=\(frameRate.description),format=yuv420p,realtime[out0]"
+            if includesSourceAudio {
+                graph += ";sine=frequency=440:sample_rate=48000:samples_per_frame=1024,arealtime[out1]"
+            }
+            return ("lavfi", graph, CaptureRequest.liveProbing)
+        case .device(let path):
+            var options = [
+                "video_size": "\(width)x\(height)", "framerate": frameRate.description,
+            ]
+            if let pixelFormat { options["input_format"] = pixelFormat }
+            options.merge(CaptureRequest.liveProbing) { a, _ in a }
+            return ("v4l2", path, options)
+        }
+    }
+}

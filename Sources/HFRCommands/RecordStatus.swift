@@ -1,0 +1,98 @@
+import HFRMedia
+import HFRPipeline
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `hfr record` prints: the live status line, the summary, `--json`, and errors.
+enum RecordStatus {
+    static func show(_ stats: RecordStats, _ depth: Int, _ settings: RecordSettings) {
+        let encoded = stats.encoded.load(ordering: .relaxed)
+        let seconds = Rational(Int64(encoded)) / settings.capture.frameRate
+        let bytes = stats.bytes.load(ordering: .relaxed)
+        let bitrate = seconds.doubleValue > 0 ? Double(bytes) * 8 / seconds.doubleValue / 1e6 : 0
+        let line =
+            "\r\u{1B}[K\(encoded) frames  \(ProbeText.fixed(seconds.doubleValue, 2)) s  "
+            + "dropped \(stats.droppedLate.load(ordering: .relaxed))  queue \(depth)/\(settings.queueCapacity)  "
+            + "\(ProbeText.fixed(Double(bytes) / 1e6, 1)) MB  \(ProbeText.fixed(bitrate, 1)) Mb/s"
+        Console.error(line)
+    }
+
+    static func summary(_ r: RecordReport) -> String {
+        let layers = r.framesPerLayer.enumerated().map { "L\($0.offset) \($0.element)" }.joined(separator: ", ")
+        return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "
+            + "\(ProbeText.rate(r.frameRate)) fps (\(ProbeText.fixed(r.videoDuration.doubleValue, 3)) s), "
+            + "\(r.temporalLayers) layers (\(layers)), dropped \(r.framesDroppedLate) late, "
+            + "\(ProbeText.fixed(Double(r.bytes) / 1e6, 1)) MB, stopped by \(r.stopReason.rawValue), "
+            + "\(ProbeText.fixed(r.wallSeconds, 1)) s wall (\(ProbeText.fixed(r.achievedFPS, 1)) fps)"
+    }
+
+    static func json(_ r: RecordReport) -> JSONValue {
+        .object([
+            ("schema", "hfr.record/1"),
+            ("output", .string(r.output)),
+            ("stopReason", .string(r.stopReason.rawValue)),
+            ("width", .int(Int64(r.width))),
+            ("height", .int(Int64(r.height))),
+            ("frameRate", .string(r.frameRate.description)),
+            ("temporalLayers", .int(Int64(r.temporalLayers))),
+            ("framesCaptured", .int(Int64(r.framesCaptured))),
+            ("framesEncoded", .int(Int64(r.framesEncoded))),
+            ("framesDroppedLate", .int(Int64(r.framesDroppedLate))),
+            ("framesPerLayer", .array(r.framesPerLayer.map { .int(Int64($0)) })),
+            ("videoDuration", .double(r.videoDuration.doubleValue)),
+            ("audioSamples", .int(Int64(r.audioSamples))),
+            ("audioSampleRate", .optional(r.audioSampleRate.map { .int(Int64($0)) })),
+            ("bytes", .int(r.bytes)),
+            ("wallSeconds", .double(r.wallSeconds)),
+            ("achievedFps", .double(r.achievedFPS)),
+            ("maxQueueDepth", .int(Int64(r.maxQueueDepth))),
+            ("queueCapacity", .int(Int64(r.queueCapacity))),
+            ("keptFragmented", .bool(r.keptFragmented)),
+        ])
+    }
+
+    static func error(for failure: RecordFailure, settings: RecordSettings) -> HFRError {
+        let source: String
+        switch settings.capture.source {
+        case .testPattern: source = "test source"
+        case .device(let path): source = path
+        }
+        switch failure {
+        case .source(let f):
+            if case .testPattern = settings.capture.source {
+                return HFRError(
+                    "\(source): cannot make \(settings.capture.width)x\(settings.capture.height) at "
+                        + "\(settings.capture.frameRate.compactDescription) fps (\(f.message))", exitCode: .usage,
+                    usageOf: RecordCommand.self)
+            }
+            let cause: String
+            switch f.errno {
+            case ENOENT?: cause = "no such device"
+            case EBUSY?: cause = "busy (another program is using it)"
+            case EACCES?, EPERM?: cause = "permission denied (are you in the 'video' group?)"
+            case ENOTTY?, ENODEV?, EINVAL?:
+                cause = "not a video capture device, or it cannot do this mode (\(f.message))"
+            default: cause = f.description
+            }
+            return HFRError("\(source): \(cause)", exitCode: .unavailable)
+        case .mismatch(let text):
+            return HFRError("\(source): \(text)", exitCode: .unavailable)
+        case .encoder(let text):
+            return HFRError("\(settings.output): encoder failed: \(text)", exitCode: .failure)
+        case .write(let f, let report):
+            let cause = f.errno == ENOSPC ? "disk full" : f.description
+            if let report {
+                return .io(
+                    settings.output,
+                    "\(cause); kept the \(report.framesEncoded) frames captured as a fragmented MP4")
+            }
+            return .io(settings.output, cause)
+        case .sourceLost(let f, let report):
+            return HFRError(
+                "\(source): lost after \(report.framesEncoded) frames (\(f.message)); they are in \(settings.output)",
+                exitCode: .unavailable)
+        }
+    }
+}

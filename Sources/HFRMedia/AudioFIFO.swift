@@ -1,0 +1,47 @@
+import CFFmpeg
+
+/// Owns an `AVAudioFifo`: re-chunks audio into the frame size an encoder wants.
+public struct AudioFIFO: ~Copyable {
+    let fifo: OpaquePointer
+    let format: AVSampleFormat
+    let channels: Int32
+
+    public init(format: AVSampleFormat, channels: Int, capacity: Int = 4096) throws(AVFailure) {
+        guard let fifo = av_audio_fifo_alloc(format, Int32(channels), Int32(capacity)) else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "av_audio_fifo_alloc")
+        }
+        self.fifo = fifo
+        self.format = format
+        self.channels = Int32(channels)
+    }
+
+    deinit { av_audio_fifo_free(fifo) }
+
+    /// Samples waiting.
+    public var count: Int { Int(av_audio_fifo_size(fifo)) }
+
+    /// Appends all samples of `frame` (which must match the FIFO's format and channels).
+    public func write(_ frame: Frame) throws(AVFailure) {
+        let written = frame.pointer.pointee.extended_data.withMemoryRebound(
+            to: UnsafeMutableRawPointer?.self, capacity: Int(channels)
+        ) { av_audio_fifo_write(fifo, $0, frame.pointer.pointee.nb_samples) }
+        try check(written, "av_audio_fifo_write")
+    }
+
+    /// Moves up to `samples` samples into a new frame with the given layout and rate.
+    public func read(_ samples: Int, layout: AVChannelLayout, sampleRate: Int) throws(AVFailure) -> Frame {
+        let frame = try Frame()
+        let n = min(samples, count)
+        frame.pointer.pointee.nb_samples = Int32(n)
+        frame.pointer.pointee.format = format.rawValue
+        frame.pointer.pointee.sample_rate = Int32(sampleRate)
+        var l = layout
+        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &l), "av_channel_layout_copy")
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        let read = frame.pointer.pointee.extended_data.withMemoryRebound(
+            to: UnsafeMutableRawPointer?.self, capacity: Int(channels)
+        ) { av_audio_fifo_read(fifo, $0, Int32(n)) }
+        try check(read, "av_audio_fifo_read")
+        return frame
+    }
+}

@@ -1,0 +1,205 @@
+import CFFmpeg
+import COpenH264
+
+/// Owns an OpenH264 encoder set up for temporal scalability: I420 frames in, Annex B access units out.
+///
+/// Debian's libavcodec is not built with OpenH264, so its own C API is used. With N temporal layers
+/// the frames cycle through temporal ids (e.g. 0,2,1,2 for three); frames of the top layer are
+/// P-frames with nal_ref_idc 0 that no other frame references, and every frame carries an SVC prefix
+/// NAL unit (type 14) with its temporal id. Frame skipping is off: every input frame is encoded.
+public struct H264Encoder: ~Copyable {
+    /// What to encode.
+    public struct Settings: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var frameRate: Rational
+        /// 1…4 temporal layers.
+        public var temporalLayers: Int
+        /// Target bits per second.
+        public var bitrate: Int
+        /// Frames between IDR frames.
+        public var keyframeInterval: Int
+        /// Encoder threads (slices per frame follow, so output differs by thread count).
+        public var threads: Int
+
+        public init(
+            width: Int, height: Int, frameRate: Rational, temporalLayers: Int, bitrate: Int,
+            keyframeInterval: Int, threads: Int = 1
+        ) {
+            self.width = width
+            self.height = height
+            self.frameRate = frameRate
+            self.temporalLayers = temporalLayers
+            self.bitrate = bitrate
+            self.keyframeInterval = keyframeInterval
+            self.threads = threads
+        }
+    }
+
+    /// One encoded access unit.
+    public struct Picture: Sendable {
+        /// temporal_id of the frame (0 = base layer).
+        public let temporalID: Int
+        public let isIDR: Bool
+        /// nal_ref_idc of its slices; 0 = droppable.
+        public let nalRefIdc: UInt8
+        public var isDroppable: Bool { nalRefIdc == 0 }
+    }
+
+    /// Why OpenH264 refused: its return code and the call.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let code: Int32
+        public let operation: String
+        public var description: String { "\(operation): OpenH264 error \(code)" }
+    }
+
+    let encoder: UnsafeMutablePointer<ISVCEncoder?>
+    public let settings: Settings
+
+    public init(_ settings: Settings) throws(Failure) {
+        guard (1...4).contains(settings.temporalLayers) else {
+            throw Failure(code: -1, operation: "temporal layers \(settings.temporalLayers) (1-4 supported)")
+        }
+        var created: UnsafeMutablePointer<ISVCEncoder?>? = nil
+        guard WelsCreateSVCEncoder(&created) == 0, let encoder = created else {
+            throw Failure(code: -1, operation: "WelsCreateSVCEncoder")
+        }
+        var p = SEncParamExt()
+        hfr_encoder_get_default_params(encoder, &p)
+        let fps = Float(settings.frameRate.doubleValue)
+        p.iUsageType = CAMERA_VIDEO_REAL_TIME
+        p.iPicWidth = Int32(settings.width)
+        p.iPicHeight = Int32(settings.height)
+        p.fMaxFrameRate = fps
+        p.iTargetBitrate = Int32(clamping: settings.bitrate)
+        p.iRCMode = RC_BITRATE_MODE
+        // Every captured frame must be in the file: the encoder may overshoot the bitrate instead.
+        p.bEnableFrameSkip = false
+        p.iTemporalLayerNum = Int32(settings.temporalLayers)
+        p.uiIntraPeriod = UInt32(settings.keyframeInterval)
+        p.bPrefixNalAddingCtrl = true
+        p.iMultipleThreadIdc = UInt16(max(1, settings.threads))
+        p.iSpatialLayerNum = 1
+        p.sSpatialLayers.0.iVideoWidth = Int32(settings.width)
+        p.sSpatialLayers.0.iVideoHeight = Int32(settings.height)
+        p.sSpatialLayers.0.fFrameRate = fps
+        p.sSpatialLayers.0.iSpatialBitrate = p.iTargetBitrate
+        p.sSpatialLayers.0.iMaxSpatialBitrate = UNSPECIFIED_BIT_RATE
+        if settings.threads > 1 {
+            p.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_FIXEDSLCNUM_SLICE
+            p.sSpatialLayers.0.sSliceArgument.uiSliceNum = UInt32(settings.threads)
+        } else {
+            p.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
+        }
+        // OpenH264 warns on stderr when frame skipping is off; that choice is deliberate here.
+        var trace = Int32(WELS_LOG_ERROR)
+        hfr_encoder_set_option(encoder, ENCODER_OPTION_TRACE_LEVEL, &trace)
+        let initialized = hfr_encoder_initialize_ext(encoder, &p)
+        if initialized != 0 {
+            WelsDestroySVCEncoder(encoder)
+            throw Failure(code: initialized, operation: "InitializeExt(\(settings.width)x\(settings.height))")
+        }
+        var format = Int32(videoFormatI420.rawValue)
+        hfr_encoder_set_option(encoder, ENCODER_OPTION_DATAFORMAT, &format)
+        self.encoder = encoder
+        self.settings = settings
+    }
+
+    deinit {
+        hfr_encoder_uninitialize(encoder)
+        WelsDestroySVCEncoder(encoder)
+    }
+
+    /// SPS and PPS in Annex B form, for the container's codec extradata.
+    public func parameterSets() throws(Failure) -> [UInt8] {
+        var info = SFrameBSInfo()
+        let result = hfr_encoder_encode_parameter_sets(encoder, &info)
+        guard result == 0 else { throw Failure(code: result, operation: "EncodeParameterSets") }
+        var bytes: [UInt8] = []
+        withUnsafeBytes(of: &info.sLayerInfo) { raw in
+            let layers = raw.bindMemory(to: SLayerBSInfo.self)
+            for l in 0..<Int(info.iLayerNum) { bytes += Self.bytes(of: layers[l]) }
+        }
+        return bytes
+    }
+
+    /// Encodes one I420 frame into `packet` (Annex B), stamped with `pts` in `timeBase`.
+    public func encode(
+        _ frame: Frame, pts: Int64, timeBase: Rational, into packet: Packet
+    ) throws(Failure) -> Picture {
+        let f = frame.pointer.pointee
+        var source = SSourcePicture()
+        source.iColorFormat = Int32(videoFormatI420.rawValue)
+        source.iPicWidth = f.width
+        source.iPicHeight = f.height
+        source.iStride.0 = f.linesize.0
+        source.iStride.1 = f.linesize.1
+        source.iStride.2 = f.linesize.2
+        source.pData.0 = f.data.0
+        source.pData.1 = f.data.1
+        source.pData.2 = f.data.2
+        // OpenH264's rate control reads time in milliseconds.
+        source.uiTimeStamp = Rational.rescale(pts, from: timeBase, to: Rational(1, 1000))
+        var info = SFrameBSInfo()
+        let result = hfr_encoder_encode_frame(encoder, &source, &info)
+        guard result == 0 else { throw Failure(code: result, operation: "EncodeFrame") }
+        guard info.eFrameType != videoFrameTypeSkip else {
+            throw Failure(code: -2, operation: "EncodeFrame skipped a frame")
+        }
+        var temporalID = 0
+        var refIdc: UInt8 = 0
+        var total = 0
+        withUnsafeBytes(of: &info.sLayerInfo) { raw in
+            let layers = raw.bindMemory(to: SLayerBSInfo.self)
+            for l in 0..<Int(info.iLayerNum) {
+                total += Self.length(of: layers[l])
+                if layers[l].uiLayerType == UInt8(VIDEO_CODING_LAYER.rawValue) {
+                    temporalID = Int(layers[l].uiTemporalId)
+                    refIdc = max(refIdc, Self.sliceRefIdc(layers[l]))
+                }
+            }
+        }
+        packet.unref()
+        do {
+            try check(av_new_packet(packet.pointer, Int32(total)), "av_new_packet")
+        } catch {
+            throw Failure(code: error.code, operation: error.description)
+        }
+        var offset = 0
+        withUnsafeBytes(of: &info.sLayerInfo) { raw in
+            let layers = raw.bindMemory(to: SLayerBSInfo.self)
+            for l in 0..<Int(info.iLayerNum) {
+                let n = Self.length(of: layers[l])
+                (packet.pointer.pointee.data + offset).update(from: layers[l].pBsBuf, count: n)
+                offset += n
+            }
+        }
+        let isIDR = info.eFrameType == videoFrameTypeIDR
+        packet.pts = pts
+        packet.dts = pts
+        if isIDR { packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY }
+        packet.isDisposable = refIdc == 0
+        return Picture(temporalID: temporalID, isIDR: isIDR, nalRefIdc: refIdc)
+    }
+
+    static func length(of layer: SLayerBSInfo) -> Int {
+        (0..<Int(layer.iNalCount)).reduce(0) { $0 + Int(layer.pNalLengthInByte[$1]) }
+    }
+
+    static func bytes(of layer: SLayerBSInfo) -> [UInt8] {
+        Array(UnsafeBufferPointer(start: layer.pBsBuf, count: length(of: layer)))
+    }
+
+    /// nal_ref_idc of the layer's slice NAL units (each NAL starts with a 4-byte start code).
+    static func sliceRefIdc(_ layer: SLayerBSInfo) -> UInt8 {
+        var offset = 0
+        var refIdc: UInt8 = 0
+        for i in 0..<Int(layer.iNalCount) {
+            let header = layer.pBsBuf[offset + 4]
+            let type = header & 0x1F
+            if type == 1 || type == 5 { refIdc = max(refIdc, (header >> 5) & 3) }
+            offset += Int(layer.pNalLengthInByte[i])
+        }
+        return refIdc
+    }
+}

@@ -1,0 +1,72 @@
+import CFFmpeg
+import HFRMedia
+
+/// Writes the recording as it happens: a fragmented MP4 flushed to disk every half second, so a
+/// crash (even `kill -9`) leaves a playable file holding all but the last fragment.
+final class FragmentWriter {
+    let muxer: Muxer
+    let videoIndex: Int
+    let audioIndex: Int?
+    /// The file offset after the last complete fragment: what survives a failed write.
+    private(set) var safeLength: Int64 = 0
+    private var lastFlushSeconds = Rational(0)
+    static let fragmentSeconds = Rational(1, 2)
+
+    init(
+        path: String, width: Int, height: Int, parameterSets: [UInt8], videoTimeBase: Rational,
+        audio: AudioEncodeStage?, metadata: [String: String]
+    ) throws(AVFailure) {
+        muxer = try Muxer(path: path, format: "mp4")
+        videoIndex = try muxer.addStream(timeBase: videoTimeBase) {
+            CodecParameters.h264($0, width: width, height: height, extradata: parameterSets)
+        }
+        if let audio {
+            audioIndex = try muxer.addStream(timeBase: audio.timeBase) { (p) throws(AVFailure) in
+                try audio.encoder.copyParameters(to: p)
+            }
+        } else {
+            audioIndex = nil
+        }
+        for (key, value) in metadata { muxer.setMetadata(key, value) }
+        // empty_moov: the header holds no samples, each fragment carries its own index (moof).
+        // frag_custom: fragments end when hfr says, so hfr knows where the file is whole.
+        // avoid_negative_ts disabled: otherwise the muxer shifts video to line up with audio priming.
+        try muxer.writeHeader(options: [
+            "movflags": "empty_moov+default_base_moof+frag_custom+use_metadata_tags",
+            "avoid_negative_ts": "disabled",
+        ])
+        safeLength = try muxer.flushFragment()
+    }
+
+    /// Writes one packet; ends a fragment every half second of video.
+    func write(_ item: MuxItem) throws(AVFailure) {
+        switch item {
+        case .video(let packet, let timeBase):
+            let seconds = Rational.seconds(packet.pts ?? 0, in: timeBase)
+            try put(packet, from: timeBase, stream: videoIndex)
+            if seconds - lastFlushSeconds >= FragmentWriter.fragmentSeconds {
+                safeLength = try muxer.flushFragment()
+                lastFlushSeconds = seconds
+            }
+        case .audio(let packet, let timeBase):
+            guard let audioIndex else { return }
+            try put(packet, from: timeBase, stream: audioIndex)
+        }
+    }
+
+    private func put(_ packet: Packet, from timeBase: Rational, stream: Int) throws(AVFailure) {
+        let target = muxer.timeBase(ofStream: stream)
+        packet.pts = packet.pts.map { Rational.rescale($0, from: timeBase, to: target) }
+        packet.dts = packet.dts.map { Rational.rescale($0, from: timeBase, to: target) }
+        packet.pointer.pointee.duration = Rational.rescale(packet.duration, from: timeBase, to: target)
+        packet.pointer.pointee.stream_index = Int32(stream)
+        try muxer.write(packet)
+    }
+
+    var bytesWritten: Int64 { muxer.bytesWritten }
+
+    /// Writes the packets still interleaving, the last fragment and the trailer; closes the file.
+    func finish() throws(AVFailure) {
+        try muxer.writeTrailer()
+    }
+}

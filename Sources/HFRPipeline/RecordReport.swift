@@ -1,0 +1,43 @@
+import HFRMedia
+
+/// What a recording did, for the summary line and `--json`.
+public struct RecordReport: Sendable {
+    public let output: String
+    public let stopReason: StopReason
+    public let width: Int
+    public let height: Int
+    public let frameRate: Rational
+    public let temporalLayers: Int
+    public let framesCaptured: Int
+    public let framesEncoded: Int
+    /// Frames dropped because the encoder fell behind (`--late-frames drop`).
+    public let framesDroppedLate: Int
+    public let framesPerLayer: [Int]
+    public let audioSamples: Int
+    public let audioSampleRate: Int?
+    /// Media time of the video: frames × frame duration.
+    public let videoDuration: Rational
+    public let wallSeconds: Double
+    public let bytes: Int64
+    public let maxQueueDepth: Int
+    public let queueCapacity: Int
+    /// Set when the final file could not be written (disk full) and the fragmented recording was
+    /// kept under the output name instead.
+    public let keptFragmented: Bool
+
+    /// Frames per second actually achieved (encoded ÷ wall time).
+    public var achievedFPS: Double { wallSeconds > 0 ? Double(framesEncoded) / wallSeconds : 0 }
+}
+
+/// Why a recording could not be made or completed.
+public enum RecordFailure: Error, Sendable {
+    /// The source could not be opened or configured.
+    case source(AVFailure)
+    /// The source granted something other than what was asked.
+    case mismatch(String)
+    case encoder(String)
+    /// Writing failed (disk full …); `kept` frames are in the output as a fragmented MP4.
+    case write(AVFailure, report: RecordReport?)
+    /// The source failed mid-way (unplugged …); what was captured was finalized.
+    case sourceLost(AVFailure, report: RecordReport)
+}

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// Counters the stages update and the status line reads, from any thread.
+public final class RecordStats: Sendable {
+    public let captured = Atomic<Int>(0)
+    public let droppedLate = Atomic<Int>(0)
+    public let encoded = Atomic<Int>(0)
+    public let audioSamples = Atomic<Int>(0)
+    public let bytes = Atomic<Int>(0)
+    public let maxQueueDepth = Atomic<Int>(0)
+    // Frames per temporal layer 0…3 (Atomic is noncopyable, so no array of them).
+    private let layer0 = Atomic<Int>(0)
+    private let layer1 = Atomic<Int>(0)
+    private let layer2 = Atomic<Int>(0)
+    private let layer3 = Atomic<Int>(0)
+
+    public init() {}
+
+    func countLayer(_ temporalID: Int) {
+        switch temporalID {
+        case 0: layer0.add(1, ordering: .relaxed)
+        case 1: layer1.add(1, ordering: .relaxed)
+        case 2: layer2.add(1, ordering: .relaxed)
+        default: layer3.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Frames encoded per temporal layer, index = temporal id.
+    public var layerCounts: [Int] {
+        [
+            layer0.load(ordering: .relaxed), layer1.load(ordering: .relaxed), layer2.load(ordering: .relaxed),
+            layer3.load(ordering: .relaxed),
+        ]
+    }
+
+    func noteQueueDepth(_ depth: Int) {
+        var current = maxQueueDepth.load(ordering: .relaxed)
+        while depth > current {
+            let (exchanged, original) = maxQueueDepth.compareExchange(
+                expected: current, desired: depth, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CFFmpeg
+import HFRMedia
+import HFRProbe
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Turns the crash-safe fragmented recording into the final file: a regular MP4/MOV (index first,
+/// `sdtp` marking the non-reference frames) or MKV, with the capture rate stored, then renamed into
+/// place. The packets are copied, not re-encoded.
+enum RecordingFinalizer {
+    /// The capture-rate tags: Android's decimal key (which other tools read) and hfr's exact one.
+    static func captureRateTags(_ rate: Rational) -> [String: String] {
+        [
+            Prober.androidCaptureRateKey: formatDecimal(rate),
+            Prober.captureRateKey: rate.description,
+        ]
+    }
+
+    static func formatDecimal(_ rate: Rational) -> String {
+        let micro = (rate * Rational(1_000_000)).rounded()
+        let fraction = String(micro % 1_000_000)
+        return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    /// How the audio track's samples lie: `priming` encoder-delay samples first, then `samples` real ones.
+    struct AudioTiming {
+        var priming: Int64
+        var samples: Int64
+    }
+
+    /// Remuxes `partial` into `output` through a temporary file in the same directory.
+    static func finalize(
+        partial: String, output: String, captureRate: Rational, audio: AudioTiming?
+    ) throws(AVFailure) {
+        let temporary = temporaryPath(for: output)
+        do {
+            try remux(
+                partial, into: temporary, format: containerFormat(for: output), captureRate: captureRate,
+                audio: audio)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, output) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw AVFailure(code: hfr_averror(code), operation: "rename to \(output)")
+        }
+        unlink(partial)
+    }
+
+    /// The muxer for `output`'s extension ("mp4", "mov", "matroska"); mp4 for anything unknown.
+    static func containerFormat(for output: String) -> String {
+        guard let format = av_guess_format(nil, output, nil) else { return "mp4" }
+        return String(cString: format.pointee.name)
+    }
+
+    /// `dir/clip.mp4` → `dir/.clip.mp4.<pid>.tmp`: same filesystem, so the rename is atomic.
+    static func temporaryPath(for output: String) -> String {
+        let slash = output.lastIndex(of: "/").map { output.index(after: $0) } ?? output.startIndex
+        return output[..<slash] + "." + output[slash...] + ".\(getpid()).tmp"
+    }
+
+    private static func remux(
+        _ partial: String, into path: String, format: String, captureRate: Rational, audio: AudioTiming?
+    ) throws(AVFailure) {
+        let demuxer = try Demuxer(url: partial)
+        let streams = demuxer.streams
+        let muxer = try Muxer(path: path, format: format)
+        var outputIndex: [Int: Int] = [:]
+        for stream in streams where stream.kind == .video || stream.kind == .audio {
+            outputIndex[stream.index] = try demuxer.withCodecParameters(ofStream: stream.index) {
+                (p) throws(AVFailure) in try muxer.addStream(copying: p, timeBase: stream.timeBase)
+            }
+            if stream.kind == .video { muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!) }
+        }
+        for (key, value) in captureRateTags(captureRate) { muxer.setMetadata(key, value) }
+        let isISO = format == "mp4" || format == "mov"
+        try muxer.writeHeader(options: isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
+        let video = streams.first { $0.kind == .video }
+        let packaging = video.map { NALPackaging(extradata: $0.extradata) }
+        let packet = try Packet()
+        while try demuxer.read(into: packet) {
+            let input = streams[packet.streamIndex]
+            guard let index = outputIndex[input.index] else { continue }
+            if input.kind == .video, let packaging {
+                // The fragmented file cannot carry these marks (FFmpeg 5.1 writes none in trun);
+                // the bitstream says which frames are non-reference, so `sdtp` is rebuilt from it.
+                packet.isDisposable = packet.withData { FrameStructure(packet: $0, packaging: packaging) }.isDroppable
+            }
+            if input.kind == .audio, let audio {
+                // Back to the encoder's own timeline (priming before 0, hidden by the edit list) and the
+                // last packet cut to the real end, so the audio lasts exactly as many samples as captured.
+                let start = (packet.pts ?? 0) - audio.priming
+                packet.pts = start
+                packet.dts = packet.dts.map { $0 - audio.priming }
+                let end = audio.samples
+                if start + packet.duration > end { packet.pointer.pointee.duration = max(0, end - start) }
+            }
+            let target = muxer.timeBase(ofStream: index)
+            packet.pts = packet.pts.map { Rational.rescale($0, from: input.timeBase, to: target) }
+            packet.dts = packet.dts.map { Rational.rescale($0, from: input.timeBase, to: target) }
+            packet.pointer.pointee.duration = Rational.rescale(packet.duration, from: input.timeBase, to: target)
+            packet.pointer.pointee.stream_index = Int32(index)
+            packet.pointer.pointee.pos = -1
+            try muxer.write(packet)
+        }
+        try muxer.finish()
+    }
+}
