@@ -62,6 +62,8 @@ public struct Muxer: ~Copyable {
         try check(av_write_frame(context, nil), "av_write_frame(flush fragment)")
         guard let pb = context.pointee.pb else { return 0 }
         avio_flush(pb)
+        // AVIO errors are sticky and not returned by the write calls: a full disk shows up here.
+        try check(pb.pointee.error, "write")
         return avio_tell(pb)
     }
 
@@ -97,6 +99,13 @@ public struct Muxer: ~Copyable {
     /// Writes `packet` (already in the stream's time base), interleaving by dts; takes its payload.
     public func write(_ packet: Packet) throws(AVFailure) {
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Closes the file without a trailer (after a failed write); what was buffered is flushed if it can be.
+    public func abandonFile() {
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            avio_closep(&context.pointee.pb)
+        }
     }
 
     /// Flushes interleaving queues, writes the trailer and closes the file.

@@ -1,6 +1,10 @@
 import CFFmpeg
 import HFRMedia
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes the recording as it happens: a fragmented MP4 flushed to disk every half second, so a
 /// crash (even `kill -9`) leaves a playable file holding all but the last fragment.
 final class FragmentWriter {
@@ -64,6 +68,13 @@ final class FragmentWriter {
     }
 
     var bytesWritten: Int64 { muxer.bytesWritten }
+
+    /// Gives up after a failed write: closes the file, then cuts it after the last whole fragment.
+    func abandon(path: String) {
+        muxer.abandonFile()
+        var info = stat()
+        if stat(path, &info) == 0, Int64(info.st_size) > safeLength { truncate(path, off_t(safeLength)) }
+    }
 
     /// Writes the packets still interleaving, the last fragment and the trailer; closes the file.
     func finish() throws(AVFailure) {

@@ -108,7 +108,7 @@ public final class RecordPipeline: Sendable {
         var keptFragmented = false
         if let writeFailure {
             // No room for a second copy: keep the fragmented file, cut after its last whole fragment.
-            truncate(partial, off_t(writer.safeLength))
+            writer.abandon(path: partial)
             keptFragmented = rename(partial, settings.output) == 0
             let report = makeReport(capture: capture, started: started, keptFragmented: keptFragmented, audio: audio)
             throw .write(writeFailure, report: keptFragmented ? report : nil)

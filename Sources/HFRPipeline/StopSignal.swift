@@ -17,6 +17,13 @@ public enum StopSignal {
         }
         signal(SIGINT, handler)
         signal(SIGTERM, handler)
+        // A parent may have started hfr with these blocked (the mask is inherited); unblock them
+        // here, before the stage threads start and inherit this thread's mask.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Whether a stop was requested.

@@ -7,7 +7,9 @@ import Testing
         let r = try Tool.hfr(["--help"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("Usage: hfr <command> [options]"))
-        #expect(r.stdout.contains("probe  Show streams, capture rate"))
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("  probe ") && $0.contains("Show streams, capture rate") })
+        #expect(lines.contains { $0.hasPrefix("  record ") && $0.contains("Record video at a high frame rate") })
         #expect(r.stdout.contains("--verbose"))
         #expect(r.stderr.isEmpty)
     }

@@ -62,3 +62,52 @@ public enum Tool {
         return object
     }
 }
+
+/// A program running in the background, its output going to files.
+public final class BackgroundProcess: @unchecked Sendable {
+    public let process = Process()
+    let stdoutURL: URL
+    let stderrURL: URL
+
+    /// Starts `executable` with `arguments`; output is collected in `directory`.
+    public init(_ executable: String, _ arguments: [String], directory: TemporaryDirectory) throws {
+        stdoutURL = directory.url.appendingPathComponent("bg-\(UUID().uuidString).out")
+        stderrURL = directory.url.appendingPathComponent("bg-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+    }
+
+    /// Sends `signal` to the process.
+    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the exit and returns what it printed; removes the output files.
+    public func wait() -> ToolResult {
+        process.waitUntilExit()
+        let out = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: stdoutURL)
+        try? FileManager.default.removeItem(at: stderrURL)
+        return ToolResult(status: process.terminationStatus, stdout: out, stderr: err)
+    }
+
+    /// Whether the process was ended by a signal (rather than exiting).
+    public var wasSignalled: Bool { process.terminationReason == .uncaughtSignal }
+}
+
+extension Tool {
+    /// Waits until `path` exists (polling), up to `timeout` seconds; returns whether it appeared.
+    public static func waitForFile(_ path: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: path) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// `hfr record` refusing what it cannot do: one line, the documented exit code, nothing left behind.
+@Suite(.serialized) struct RecordBadInputTests {
+    func expectRefusal(
+        _ arguments: [String], exitCode: Int32, mentions: String, in dir: TemporaryDirectory,
+        leaves expected: [String] = []
+    ) throws {
+        let r = try Tool.hfr(["record"] + arguments)
+        #expect(r.status == exitCode, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("Error: ") && r.stderr.contains(mentions), "stderr: \(r.stderr)")
+        if exitCode != 64 { #expect(r.stderr.split(separator: "\n").count == 1, "stderr: \(r.stderr)") }
+        #expect(r.stdout.isEmpty)
+        #expect(try dir.contents() == expected)
+    }
+
+    @Test(arguments: [
+        (["--fps", "0"], "--fps"), (["--fps", "5000"], "above 1000"), (["--fps", "fast"], "--fps"),
+        (["--size", "641x480"], "not possible"), (["--size", "0x0"], "--size"),
+        (["--size", "99999x10"], "not possible"),
+        (["--layers", "5"], "--layers"), (["--duration", "-1"], "--duration"), (["--frames", "0"], "--frames"),
+        (["--late-frames", "later"], "--late-frames"), (["--duration", "1", "--frames", "5"], "exclude"),
+    ])
+    func impossibleRequestsForTheTestSourceAreUsageErrors(arguments: [String], mentions: String) throws {
+        let dir = try TemporaryDirectory()
+        try expectRefusal(
+            ["--source", "test"] + arguments + [dir.path("out.mp4")], exitCode: 64, mentions: mentions, in: dir)
+    }
+
+    @Test func unknownDeviceIsUnavailable() throws {
+        let dir = try TemporaryDirectory()
+        try expectRefusal(
+            ["--device", "/dev/video-none", "--fps", "30", "--size", "640x480", dir.path("out.mp4")],
+            exitCode: 69, mentions: "/dev/video-none: no such device", in: dir)
+    }
+
+    @Test(arguments: ["/dev/null", "regular-file"])
+    func pathThatIsNotACaptureDeviceIsUnavailable(device: String) throws {
+        let dir = try TemporaryDirectory()
+        var path = device
+        if device == "regular-file" {
+            path = dir.path("not-a-camera")
+            try Data("x".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        try expectRefusal(
+            ["--device", path, "--fps", "30", "--size", "640x480", dir.path("out.mp4")], exitCode: 69,
+            mentions: "\(path): ", in: dir, leaves: device == "regular-file" ? ["not-a-camera"] : [])
+    }
+
+    @Test func existingOutputIsNotReplacedWithoutForce() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("out.mp4")
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: out))
+        try expectRefusal(
+            ["--source", "test", "--frames", "10", out], exitCode: 74, mentions: "already exists", in: dir,
+            leaves: ["out.mp4"])
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "precious")
+        let forced = try Tool.hfr(["record", "--source", "test", "--frames", "10", "--size", "320x240", "--force", out])
+        #expect(forced.status == 0, "stderr: \(forced.stderr)")
+        #expect(try FFprobe.count(out, stream: "v:0", decoding: true) == 10)
+    }
+
+    @Test func missingOrUnwritableOutputDirectoryIsAnIOError() throws {
+        let dir = try TemporaryDirectory()
+        try expectRefusal(
+            ["--source", "test", "--frames", "10", dir.path("nowhere/out.mp4")], exitCode: 74,
+            mentions: "does not exist", in: dir)
+        let locked = dir.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.url.path)
+        // root writes anywhere; run as nobody so the permission check is real.
+        let runner = getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let r = try Tool.run(
+            runner.first ?? Tool.hfrPath,
+            Array(runner.dropFirst()) + (runner.isEmpty ? [] : [Tool.hfrPath])
+                + ["record", "--source", "test", "--frames", "10", locked + "/out.mp4"])
+        #expect(r.status == 74, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("Error: \(locked)/out.mp4: cannot write in \(locked)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
+    }
+
+    @Test func unknownContainerIsAUsageError() throws {
+        let dir = try TemporaryDirectory()
+        try expectRefusal(
+            ["--source", "test", "--frames", "10", dir.path("out.xyz")], exitCode: 64, mentions: "unknown container",
+            in: dir)
+    }
+
+    /// A 3 MB tmpfs fills within seconds at 720p120: hfr keeps a playable file of what it captured.
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs"))
+    func fullDiskKeepsAPlayableFileOfWhatWasCaptured() throws {
+        let dir = try TemporaryDirectory()
+        let mount = dir.path("small")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: false)
+        let mounted = try Tool.run("mount", ["-t", "tmpfs", "-o", "size=3m", "tmpfs", mount])
+        try #require(mounted.status == 0, "mount failed: \(mounted.stderr)")
+        defer { _ = try? Tool.run("umount", [mount]) }
+        let out = mount + "/out.mp4"
+        let r = try Tool.hfr([
+            "record", "--source", "test", "--fps", "120", "--size", "1280x720", "--duration", "30", out,
+        ])
+        #expect(r.status == 74, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("Error: \(out): disk full; kept the "), "stderr: \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: mount) == ["out.mp4"])
+        let decode = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "decode: \(decode.stderr)")
+        #expect(try FFprobe.count(out, stream: "v:0", decoding: true) > 60)
+    }
+}

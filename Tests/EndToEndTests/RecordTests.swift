@@ -1,0 +1,143 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// `hfr record --source test` end to end, checked with ffprobe, ffmpeg and independent box/NAL readers.
+/// Serialized: each recording runs in real time and needs the CPU to itself to keep every frame.
+@Suite(.serialized) struct RecordTests {
+    struct Recorded {
+        let path: String
+        let probe: [String: Any]
+        var frames: [[String: Any]] { probe["frames"] as? [[String: Any]] ?? [] }
+        var video: [String: Any] { probe["video"] as? [String: Any] ?? [:] }
+    }
+
+    func record(_ arguments: [String], in dir: TemporaryDirectory, name: String = "out.mp4") throws -> Recorded {
+        let path = dir.path(name)
+        let r = try Tool.hfr(["record", "--source", "test"] + arguments + [path])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let probe = try Tool.hfr(["probe", "--json", "--frames", path])
+        #expect(probe.status == 0, "probe: \(probe.stderr)")
+        return Recorded(path: path, probe: try Tool.json(probe.stdout))
+    }
+
+    func ffprobe(_ path: String, _ stream: String, _ entries: String) throws -> [String] {
+        let r = try Tool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", stream, "-show_entries", "stream=\(entries)",
+                "-of", "default=nw=1:nk=1", path,
+            ])
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test(arguments: [
+        (["--fps", "120", "--size", "1280x720", "--duration", "10"], 1200, 120, 3),
+        (["--fps", "240", "--size", "640x480", "--layers", "4", "--duration", "5"], 1200, 240, 4),
+    ])
+    func recordsEveryFrameWithDroppableTopLayer(arguments: [String], frames: Int, fps: Int, layers: Int) throws {
+        let dir = try TemporaryDirectory()
+        let rec = try record(arguments, in: dir)
+        // Frame count and rates as ffprobe sees them (decoding every frame).
+        #expect(try FFprobe.count(rec.path, stream: "v:0", decoding: true) == frames)
+        #expect(try ffprobe(rec.path, "v:0", "r_frame_rate,avg_frame_rate") == ["\(fps)/1", "\(fps)/1"])
+        let seconds = Double(frames) / Double(fps)
+        let audio = Double(try ffprobe(rec.path, "a:0", "duration").first ?? "") ?? -1
+        #expect(abs(audio - seconds) <= 1 / Double(fps), "audio lasts \(audio) s")
+        // Layers read straight from the prefix NAL units; the top layer is exactly what sdtp marks.
+        let tids = try PrefixNALReader.temporalIDs(of: rec.path)
+        #expect(tids.count == frames)
+        #expect(Set(tids) == Set(0..<layers))
+        let marks = try #require(try MP4Boxes.sdtpDisposable(rec.path))
+        #expect(marks == tids.map { $0 == layers - 1 })
+        // hfr probe agrees with both, frame by frame; nal_ref_idc agrees with trace_headers.
+        #expect(rec.frames.map { $0["temporalId"] as? Int } == tids.map { Optional($0) })
+        let traced = try TraceHeaders.frames(of: rec.path)
+        #expect(rec.frames.map { $0["nalRefIdc"] as? Int } == traced.map { Optional($0.nalRefIdc) })
+        #expect(traced.map(\.isDroppable) == tids.map { $0 == layers - 1 })
+        // Regular MP4, index first, capture rate stored.
+        let boxes = try MP4Boxes.topLevel(rec.path)
+        #expect(!boxes.contains("moof") && boxes.firstIndex(of: "moov")! < boxes.firstIndex(of: "mdat")!)
+        #expect(rec.video["captureFrameRate"] as? String == "\(fps)/1")
+        #expect(rec.video["captureFrameRateSource"] as? String == "hfr")
+        #expect(try dir.contents() == ["out.mp4"])
+    }
+
+    @Test func droppingUpperLayersFromTheBitstreamDecodesCleanly() throws {
+        let dir = try TemporaryDirectory()
+        let rec = try record(["--fps", "120", "--size", "640x360", "--duration", "10", "--audio", "none"], in: dir)
+        let annexB = dir.path("all.h264")
+        try Tool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-nostdin", "-i", rec.path, "-c", "copy", "-bsf:v", "h264_mp4toannexb",
+                "-f", "h264", annexB,
+            ])
+        let all = [UInt8](try Data(contentsOf: URL(fileURLWithPath: annexB)))
+        for (dropped, remaining) in [(1, 600), (2, 300)] {
+            let thinned = dir.path("thinned-\(dropped).h264")
+            try Data(AnnexB.keepingLayers(below: 3 - dropped, of: all)).write(to: URL(fileURLWithPath: thinned))
+            let decode = try Tool.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-nostdin", "-err_detect", "+crccheck+bitstream+buffer+explode",
+                    "-f", "h264", "-i", thinned, "-f", "null", "-",
+                ])
+            #expect(decode.status == 0 && decode.stderr.isEmpty, "decode errors: \(decode.stderr)")
+            #expect(try FFprobe.count(thinned, stream: "v:0", decoding: true) == remaining)
+        }
+    }
+
+    /// Waits for the partial file, lets the recording run, sends `signal`; returns seconds recorded
+    /// between the file appearing and the signal.
+    func interrupt(_ signal: Int32, after seconds: Double, _ dir: TemporaryDirectory) throws -> (
+        BackgroundProcess, Double
+    ) {
+        let process = try BackgroundProcess(
+            Tool.hfrPath, ["record", "--source", "test", "--fps", "120", "--size", "640x360", dir.path("out.mp4")],
+            directory: dir)
+        #expect(Tool.waitForFile(dir.path("out.partial.mp4"), timeout: 10))
+        let started = Date()
+        usleep(useconds_t(seconds * 1_000_000))
+        let elapsed = Date().timeIntervalSince(started)
+        process.send(signal)
+        return (process, elapsed)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func cleanStopBySignalFinalizesEveryFrame(signal: Int32) throws {
+        let dir = try TemporaryDirectory()
+        let (process, elapsed) = try interrupt(signal, after: Double.random(in: 1.5...3.5), dir)
+        let r = process.wait()
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("stopped by signal"))
+        #expect(try dir.contents() == ["out.mp4"])
+        let path = dir.path("out.mp4")
+        let boxes = try MP4Boxes.topLevel(path)
+        #expect(!boxes.contains("moof"))
+        #expect(try MP4Boxes.sdtpDisposable(path) != nil)
+        // Every frame up to the signal: contiguous timestamps, as many as the time recorded.
+        let probe = try Tool.json(try Tool.hfr(["probe", "--json", "--frames", path]).stdout)
+        let pts = (probe["frames"] as? [[String: Any]] ?? []).compactMap { $0["pts"] as? Int }
+        #expect(!pts.isEmpty && zip(pts, pts.dropFirst()).allSatisfy { $1 - $0 == 750 })
+        let expected = elapsed * 120
+        #expect(
+            Double(pts.count) >= expected - 12 && Double(pts.count) <= expected + 60,
+            "\(pts.count) frames for \(elapsed) s")
+        #expect(try FFprobe.count(path, stream: "v:0", decoding: true) == pts.count)
+    }
+
+    @Test func killedRecordingLeavesAPlayableFileMissingAtMostOneSecond() throws {
+        let dir = try TemporaryDirectory()
+        let (process, elapsed) = try interrupt(SIGKILL, after: Double.random(in: 2...4), dir)
+        _ = process.wait()
+        #expect(process.wasSignalled)
+        let partial = dir.path("out.partial.mp4")
+        #expect(try dir.contents() == ["out.partial.mp4"])
+        let decode = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", partial, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "decode: \(decode.stderr)")
+        let frames = try FFprobe.count(partial, stream: "v:0", decoding: true)
+        #expect(Double(frames) >= (elapsed - 1) * 120, "\(frames) frames after \(elapsed) s")
+        #expect(Double(frames) <= (elapsed + 0.5) * 120)
+    }
+}
