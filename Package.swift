@@ -32,6 +32,8 @@ let package = Package(
         // The command-line frame and the commands.
         .target(name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline"]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
+        // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
+        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "CFFmpeg"]),
 
         // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
