@@ -41,8 +41,11 @@ public struct CaptureRequest: Sendable {
         switch source {
         case .testPattern:
             // `realtime` paces the generator to the wall clock, as a camera would deliver frames.
+            // --pixel-format makes the pattern arrive as a camera's would (yuyv422, nv12 …), so the
+            // conversion path is exercised without a camera.
             var graph =
-                "testsrc2=size=\(width)x\(height):rate=\(frameRate.description),format=yuv420p,realtime[out0]"
+                "testsrc2=size=\(width)x\(height):rate=\(frameRate.description),"
+                + "format=\(pixelFormat ?? "yuv420p"),realtime[out0]"
             if includesSourceAudio {
                 graph += ";sine=frequency=440:sample_rate=48000:samples_per_frame=1024,arealtime[out1]"
             }

@@ -31,7 +31,9 @@ public struct RecordCommand: Command {
         .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max)."),
         .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
         .value("height", "H", help: "Frame height with the preset width (2160, 1080, 720, 480)."),
-        .value("pixel-format", "F", help: "Device pixel format (libavdevice name: nv12, yuyv422, mjpeg…)."),
+        .value(
+            "pixel-format", "F",
+            help: "Pixel format the source delivers (nv12, yuyv422, mjpeg…); converted to I420 when needed."),
         .value("layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below)."),
         .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
         .value("duration", "T", help: "Stop after T of media time (seconds or [HH:]MM:SS)."),
@@ -119,7 +121,8 @@ public struct RecordCommand: Command {
                 source: source, width: frame.width, height: frame.height, frameRate: rate,
                 pixelFormat: arguments.value("pixel-format"), includesSourceAudio: includesAudio),
             output: output, temporalLayers: layers, bitrate: bitrate, keyframeInterval: keyint,
-            encoderThreads: frame.width * frame.height * Int(rate.rounded()) > 1920 * 1080 * 60 ? 2 : 1,
+            encoderThreads: H264Encoder.Settings.defaultThreads(
+                width: frame.width, height: frame.height, frameRate: rate),
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: Console.isTerminal(2))
         json = arguments.flag("json")

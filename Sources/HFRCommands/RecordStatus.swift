@@ -24,6 +24,7 @@ enum RecordStatus {
         return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "
             + "\(ProbeText.rate(r.frameRate)) fps (\(ProbeText.fixed(r.videoDuration.doubleValue, 3)) s), "
             + "\(r.temporalLayers) layers (\(layers)), dropped \(r.framesDroppedLate) late, "
+            + (r.framesMissingFromSource > 0 ? "source skipped \(r.framesMissingFromSource), " : "")
             + "\(ProbeText.fixed(Double(r.bytes) / 1e6, 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(ProbeText.fixed(r.wallSeconds, 1)) s wall (\(ProbeText.fixed(r.achievedFPS, 1)) fps)"
     }
@@ -37,9 +38,11 @@ enum RecordStatus {
             ("height", .int(Int64(r.height))),
             ("frameRate", .string(r.frameRate.description)),
             ("temporalLayers", .int(Int64(r.temporalLayers))),
+            ("sourcePixelFormat", .optional(r.sourcePixelFormat.map { .string($0) })),
             ("framesCaptured", .int(Int64(r.framesCaptured))),
             ("framesEncoded", .int(Int64(r.framesEncoded))),
             ("framesDroppedLate", .int(Int64(r.framesDroppedLate))),
+            ("framesMissingFromSource", .int(Int64(r.framesMissingFromSource))),
             ("framesPerLayer", .array(r.framesPerLayer.map { .int(Int64($0)) })),
             ("videoDuration", .double(r.videoDuration.doubleValue)),
             ("audioSamples", .int(Int64(r.audioSamples))),

@@ -34,6 +34,12 @@ public struct H264Encoder: ~Copyable {
             self.keyframeInterval = keyframeInterval
             self.threads = threads
         }
+
+        /// One thread (one slice per frame, the best compression) up to 1080p60's pixel rate; two
+        /// slices on two threads above it, where one core cannot keep up live.
+        public static func defaultThreads(width: Int, height: Int, frameRate: Rational) -> Int {
+            Rational(Int64(width * height)) * frameRate > Rational(1920 * 1080 * 60) ? 2 : 1
+        }
     }
 
     /// One encoded access unit.

@@ -63,12 +63,7 @@ public struct StreamInfo: Sendable {
         sampleRate = Int(par.sample_rate)
         channels = Int(par.ch_layout.nb_channels)
         if par.codec_type == AVMEDIA_TYPE_AUDIO {
-            var buffer = [CChar](repeating: 0, count: 128)
-            var layout = par.ch_layout
-            channelLayout =
-                av_channel_layout_describe(&layout, &buffer, buffer.count) > 0
-                ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                : nil
+            channelLayout = channelLayoutName(par.ch_layout)
             sampleFormat = av_get_sample_fmt_name(AVSampleFormat(par.format)).map { String(cString: $0) }
         } else {
             channelLayout = nil

@@ -63,15 +63,9 @@ final class AudioEncodeStage: @unchecked Sendable {
             return frame
         }
         if resampler == nil {
-            var described = [CChar](repeating: 0, count: 64)
-            var inLayout = f.ch_layout
-            av_channel_layout_describe(&inLayout, &described, described.count)
-            var outDescribed = [CChar](repeating: 0, count: 64)
-            var outLayout = layout
-            av_channel_layout_describe(&outLayout, &outDescribed, outDescribed.count)
             resampler = try Resampler(
-                from: (String(cString: described), AVSampleFormat(f.format), Int(f.sample_rate)),
-                to: (String(cString: outDescribed), AV_SAMPLE_FMT_FLTP, sampleRate))
+                from: (channelLayoutName(f.ch_layout) ?? "mono", AVSampleFormat(f.format), Int(f.sample_rate)),
+                to: (channelLayoutName(layout) ?? "mono", AV_SAMPLE_FMT_FLTP, sampleRate))
         }
         let out = try Frame()
         var outLayout = layout

@@ -27,6 +27,7 @@ final class CaptureStage: @unchecked Sendable {
     private(set) var videoEnd = Rational(0)
 
     private var firstVideoPts: Int64?
+    private var lastVideoTime: Rational?
     private var pendingAudio: [Frame] = []
     private var audioForwardedEnd = Rational(0)
 
@@ -79,6 +80,12 @@ final class CaptureStage: @unchecked Sendable {
                     }
                     frame.pts = pts - first
                     stats.captured.add(1, ordering: .relaxed)
+                    if let last = lastVideoTime {
+                        // Frames the source never delivered show as gaps in its timestamps.
+                        let missing = ((time - last) / frameDuration).rounded() - 1
+                        if missing > 0 { stats.missingFromSource.add(Int(missing), ordering: .relaxed) }
+                    }
+                    lastVideoTime = time
                     switch videoQueue.push(frame, policy: policy) {
                     case .pushed: break
                     case .dropped: stats.droppedLate.add(1, ordering: .relaxed)

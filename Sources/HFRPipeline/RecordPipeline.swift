@@ -146,8 +146,10 @@ public final class RecordPipeline: Sendable {
         return RecordReport(
             output: settings.output, stopReason: capture.reason, width: settings.capture.width,
             height: settings.capture.height, frameRate: settings.capture.frameRate,
-            temporalLayers: settings.temporalLayers, framesCaptured: stats.captured.load(ordering: .relaxed),
+            temporalLayers: settings.temporalLayers, sourcePixelFormat: capture.input.video.pixelFormat,
+            framesCaptured: stats.captured.load(ordering: .relaxed),
             framesEncoded: encoded, framesDroppedLate: stats.droppedLate.load(ordering: .relaxed),
+            framesMissingFromSource: stats.missingFromSource.load(ordering: .relaxed),
             framesPerLayer: Array(stats.layerCounts.prefix(settings.temporalLayers)),
             audioSamples: stats.audioSamples.load(ordering: .relaxed), audioSampleRate: audio?.sampleRate,
             videoDuration: Rational(Int64(encoded)) / settings.capture.frameRate,

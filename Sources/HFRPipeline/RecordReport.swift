@@ -8,10 +8,14 @@ public struct RecordReport: Sendable {
     public let height: Int
     public let frameRate: Rational
     public let temporalLayers: Int
+    /// The pixel format the source delivered (converted to I420 for the encoder when different).
+    public let sourcePixelFormat: String?
     public let framesCaptured: Int
     public let framesEncoded: Int
     /// Frames dropped because the encoder fell behind (`--late-frames drop`).
     public let framesDroppedLate: Int
+    /// Frames the source skipped, from gaps in its timestamps.
+    public let framesMissingFromSource: Int
     public let framesPerLayer: [Int]
     public let audioSamples: Int
     public let audioSampleRate: Int?

@@ -4,6 +4,8 @@ import Synchronization
 public final class RecordStats: Sendable {
     public let captured = Atomic<Int>(0)
     public let droppedLate = Atomic<Int>(0)
+    /// Frames missing from the source's own timestamps (a camera that skipped frames).
+    public let missingFromSource = Atomic<Int>(0)
     public let encoded = Atomic<Int>(0)
     public let audioSamples = Atomic<Int>(0)
     public let bytes = Atomic<Int>(0)

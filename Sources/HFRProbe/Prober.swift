@@ -105,10 +105,14 @@ public enum Prober {
     public static func declaredCaptureRate(
         tags: [String: String], streamTags: [String: String]
     ) -> (Rational, ProbeReport.CaptureRateSource)? {
+        // Matroska stores tag names in upper case; MP4 keeps them as written.
+        func lookUp(_ key: String) -> String? {
+            (tags.first { $0.key.lowercased() == key } ?? streamTags.first { $0.key.lowercased() == key })?.value
+        }
         for (key, source) in [
             (captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag),
         ] {
-            if let text = tags[key] ?? streamTags[key], let rate = Rational(parsing: text), rate.numerator > 0 {
+            if let text = lookUp(key), let rate = Rational(parsing: text), rate.numerator > 0 {
                 return (rate, source)
             }
         }

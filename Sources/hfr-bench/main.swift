@@ -33,7 +33,8 @@ do {
         .init(
             width: width, height: height, frameRate: fps, temporalLayers: layers, bitrate: bitrate,
             keyframeInterval: Int(fps.rounded()),
-            threads: width * height * Int(fps.rounded()) > 1920 * 1080 * 60 ? 2 : 1))
+            threads: Int(options["threads"] ?? "")
+                ?? H264Encoder.Settings.defaultThreads(width: width, height: height, frameRate: fps)))
     let source = open(input, O_RDONLY)
     guard source >= 0 else { fail("cannot read \(input)") }
     _ = FileManager.default.createFile(atPath: output, contents: nil)
@@ -60,7 +61,7 @@ do {
         guard filled == frameBytes else { break }
         // The frame's planes point straight into the buffer: no copy, as a capture frame would be.
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        try withUnsafeMutableBytes(of: &frame.pointer.pointee.data) { planes in
+        _ = try withUnsafeMutableBytes(of: &frame.pointer.pointee.data) { planes in
             try withUnsafeMutableBytes(of: &frame.pointer.pointee.linesize) { strides in
                 try check(
                     av_image_fill_arrays(

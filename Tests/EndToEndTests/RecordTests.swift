@@ -141,3 +141,72 @@ import Testing
         #expect(Double(frames) <= (elapsed + 0.5) * 120)
     }
 }
+
+/// Containers, conversion and the default source: short recordings.
+@Suite(.serialized) struct RecordOutputTests {
+    @Test(arguments: ["out.mov", "out.mkv"])
+    func otherContainersByExtensionKeepFramesAndCaptureRate(name: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path(name)
+        let r = try Tool.hfr([
+            "record", "--source", "test", "--fps", "120", "--size", "320x240", "--frames", "60", path,
+        ])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try dir.contents() == [name])
+        #expect(try FFprobe.count(path, stream: "v:0", decoding: true) == 60)
+        let probe = try Tool.json(try Tool.hfr(["probe", "--json", path]).stdout)
+        let video = probe["video"] as? [String: Any] ?? [:]
+        #expect(video["captureFrameRate"] as? String == "120/1")
+        #expect(video["layerCount"] as? Int == 3)
+        let format = (probe["container"] as? [String: Any])?["format"] as? String ?? ""
+        #expect(format.contains(name.hasSuffix("mkv") ? "matroska" : "mov"))
+    }
+
+    @Test(arguments: ["yuyv422", "nv12"])
+    func sourcesInOtherPixelFormatsAreConverted(format: String) throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("out.mp4")
+        let r = try Tool.hfr([
+            "record", "--source", "test", "--pixel-format", format, "--fps", "60", "--size", "320x240", "--frames",
+            "30", "--json", path,
+        ])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try Tool.json(r.stdout)["sourcePixelFormat"] as? String == format)
+        #expect(try FFprobe.count(path, stream: "v:0", decoding: true) == 30)
+        // The first frame of the pattern matches a direct conversion by ffmpeg, up to coding loss.
+        let psnr = try Tool.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-i", path, "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60,format=\(format)",
+                "-lavfi", "[0:v]trim=end_frame=1[a];[1:v]trim=end_frame=1,format=yuv420p[b];[a][b]psnr",
+                "-f", "null", "-",
+            ])
+        let average = psnr.stderr.split(separator: " ").first { $0.hasPrefix("average:") }?.dropFirst(8)
+        #expect(Double(average ?? "") ?? 0 > 30, "psnr: \(psnr.stderr.suffix(300))")
+    }
+
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/video0"), "needs a machine without cameras"))
+    func withoutACameraTheDefaultSourceSuggestsTheTestSource() throws {
+        let dir = try TemporaryDirectory()
+        let r = try Tool.hfr(["record", dir.path("out.mp4")])
+        #expect(r.status == 69)
+        #expect(r.stderr == "Error: no camera found (no /dev/video*); try --source test\n")
+        #expect(try dir.contents().isEmpty)
+    }
+
+    @Test func reportCountsFramesAndLayersInJSON() throws {
+        let dir = try TemporaryDirectory()
+        let r = try Tool.hfr([
+            "record", "--source", "test", "--fps", "240", "--size", "320x240", "--layers", "4", "--frames", "80",
+            "--json", dir.path("out.mp4"),
+        ])
+        #expect(r.status == 0)
+        let report = try Tool.json(r.stdout)
+        #expect(report["schema"] as? String == "hfr.record/1")
+        #expect(report["framesEncoded"] as? Int == 80)
+        #expect(report["framesPerLayer"] as? [Int] == [10, 10, 20, 40])
+        #expect(report["stopReason"] as? String == "frames")
+        #expect(report["framesDroppedLate"] as? Int == 0)
+        #expect(r.stderr.hasPrefix("Recorded \(dir.path("out.mp4")): 80 frames"))
+    }
+}
