@@ -38,7 +38,9 @@ public struct RecordCommand: Command {
         .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
         .value("duration", "T", help: "Stop after T of media time (seconds or [HH:]MM:SS)."),
         .value("frames", "N", help: "Stop after N frames."),
-        .value("audio", "none", help: "Audio: the source's own (default) or none."),
+        .value(
+            "audio", "DEVICE|none",
+            help: "Audio: the source's own (default), none, or a device: alsa:hw:1,0, pulse:NAME, hw:1."),
         .value("late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
@@ -103,11 +105,14 @@ public struct RecordCommand: Command {
         case let other: throw .usage("--late-frames must be drop or queue, not '\(other)'", of: command)
         }
         var includesAudio = true
+        var audioDevice: AudioCaptureInput.Device?
         switch arguments.value("audio") {
         case nil: break
         case "none": includesAudio = false
-        case let other?:
-            throw .usage("--audio '\(other)': audio capture devices are not supported yet; use none", of: command)
+        case let device?:
+            // A capture device replaces the source's own audio.
+            audioDevice = AudioCaptureInput.Device(device)
+            includesAudio = false
         }
         let bitrate =
             try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
@@ -124,7 +129,7 @@ public struct RecordCommand: Command {
             encoderThreads: H264Encoder.Settings.defaultThreads(
                 width: frame.width, height: frame.height, frameRate: rate),
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
-            showsStatus: Console.isTerminal(2))
+            showsStatus: Console.isTerminal(2), audioDevice: audioDevice)
         json = arguments.flag("json")
         force = arguments.flag("force")
     }

@@ -80,6 +80,15 @@ enum RecordStatus {
             default: cause = f.description
             }
             return HFRError("\(source): \(cause)", exitCode: .unavailable)
+        case .audioDevice(let name, let f):
+            let cause: String
+            switch f.errno {
+            case ENOENT?, ENODEV?, EIO?: cause = "no such audio device (\(f.message))"
+            case EBUSY?: cause = "busy (another program is using it)"
+            case EACCES?, EPERM?: cause = "permission denied (are you in the 'audio' group?)"
+            default: cause = f.description
+            }
+            return HFRError("\(name): \(cause)", exitCode: .unavailable)
         case .mismatch(let text):
             return HFRError("\(source): \(text)", exitCode: .unavailable)
         case .encoder(let text):

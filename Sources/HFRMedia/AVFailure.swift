@@ -42,6 +42,15 @@ public func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(
     return code
 }
 
+/// Reads an FFmpeg send/receive return code: EAGAIN and EOF are loop states, other negatives throw.
+@inline(__always)
+func drainState(_ result: Int32, _ operation: @autoclosure () -> String) throws(AVFailure) -> Drain<Void> {
+    if result == HFR_AVERROR_EAGAIN { return .needsInput }
+    if result == HFR_AVERROR_EOF { return .endOfStream }
+    try check(result, operation())
+    return .value(())
+}
+
 /// The result of a send/receive step: a value, or one of the two loop states FFmpeg signals.
 public enum Drain<Value> {
     case value(Value)

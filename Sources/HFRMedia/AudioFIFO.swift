@@ -28,6 +28,34 @@ public struct AudioFIFO: ~Copyable {
         try check(written, "av_audio_fifo_write")
     }
 
+    /// Appends the samples of `frame` after its first `skipping` ones (same format and channels).
+    public func write(_ frame: Frame, skipping: Int) throws(AVFailure) {
+        let f = frame.pointer.pointee
+        let n = Int(f.nb_samples) - skipping
+        guard n > 0 else { return }
+        let isPlanar = av_sample_fmt_is_planar(format) != 0
+        let planes = isPlanar ? Int(channels) : 1
+        let offset = skipping * Int(av_get_bytes_per_sample(format)) * (isPlanar ? 1 : Int(channels))
+        var pointers = (0..<planes).map {
+            UnsafeMutableRawPointer(f.extended_data[$0]!) + offset as UnsafeMutableRawPointer?
+        }
+        try check(av_audio_fifo_write(fifo, &pointers, Int32(n)), "av_audio_fifo_write")
+    }
+
+    /// Appends `samples` samples of silence (to fill a gap in the capture and keep audio in sync).
+    public func writeSilence(_ samples: Int) throws(AVFailure) {
+        guard samples > 0 else { return }
+        let isPlanar = av_sample_fmt_is_planar(format) != 0
+        let planes = isPlanar ? Int(channels) : 1
+        let bytes = samples * Int(av_get_bytes_per_sample(format)) * (isPlanar ? 1 : Int(channels))
+        let buffers = (0..<planes).map { _ in UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 32) }
+        defer { buffers.forEach { $0.deallocate() } }
+        // Zero bytes are silence for the float and signed formats the FIFO is used with.
+        buffers.forEach { $0.initializeMemory(as: UInt8.self, repeating: 0, count: bytes) }
+        var pointers = buffers.map { Optional($0) }
+        try check(av_audio_fifo_write(fifo, &pointers, Int32(samples)), "av_audio_fifo_write")
+    }
+
     /// Moves up to `samples` samples into a new frame with the given layout and rate.
     public func read(_ samples: Int, layout: AVChannelLayout, sampleRate: Int) throws(AVFailure) -> Frame {
         let frame = try Frame()

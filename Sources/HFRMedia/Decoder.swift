@@ -35,19 +35,11 @@ public struct Decoder: ~Copyable {
 
     /// Sends a packet, or nil to start flushing. `.needsInput` here means "receive frames first".
     public func send(_ packet: Packet?) throws(AVFailure) -> Drain<Void> {
-        let result = avcodec_send_packet(context, packet?.pointer)
-        if result == HFR_AVERROR_EAGAIN { return .needsInput }
-        if result == HFR_AVERROR_EOF { return .endOfStream }
-        try check(result, "avcodec_send_packet")
-        return .value(())
+        try drainState(avcodec_send_packet(context, packet?.pointer), "avcodec_send_packet")
     }
 
     /// Receives the next decoded frame into `frame`.
     public func receive(into frame: Frame) throws(AVFailure) -> Drain<Void> {
-        let result = avcodec_receive_frame(context, frame.pointer)
-        if result == HFR_AVERROR_EAGAIN { return .needsInput }
-        if result == HFR_AVERROR_EOF { return .endOfStream }
-        try check(result, "avcodec_receive_frame")
-        return .value(())
+        try drainState(avcodec_receive_frame(context, frame.pointer), "avcodec_receive_frame")
     }
 }

@@ -45,19 +45,11 @@ public struct Encoder: ~Copyable {
 
     /// Sends a frame, or nil to start flushing.
     public func send(_ frame: Frame?) throws(AVFailure) -> Drain<Void> {
-        let result = avcodec_send_frame(context, frame?.pointer)
-        if result == HFR_AVERROR_EAGAIN { return .needsInput }
-        if result == HFR_AVERROR_EOF { return .endOfStream }
-        try check(result, "avcodec_send_frame")
-        return .value(())
+        try drainState(avcodec_send_frame(context, frame?.pointer), "avcodec_send_frame")
     }
 
     /// Receives the next encoded packet into `packet`.
     public func receive(into packet: Packet) throws(AVFailure) -> Drain<Void> {
-        let result = avcodec_receive_packet(context, packet.pointer)
-        if result == HFR_AVERROR_EAGAIN { return .needsInput }
-        if result == HFR_AVERROR_EOF { return .endOfStream }
-        try check(result, "avcodec_receive_packet")
-        return .value(())
+        try drainState(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet")
     }
 }

@@ -63,11 +63,7 @@ public struct FilterGraph: ~Copyable {
 
     /// Pulls the next filtered frame into `frame`.
     public func pull(into frame: Frame) throws(AVFailure) -> Drain<Void> {
-        let result = av_buffersink_get_frame(sink, frame.pointer)
-        if result == HFR_AVERROR_EAGAIN { return .needsInput }
-        if result == HFR_AVERROR_EOF { return .endOfStream }
-        try check(result, "av_buffersink_get_frame")
-        return .value(())
+        try drainState(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame")
     }
 
     /// The sink's output time base.

@@ -39,6 +39,12 @@ public final class Packet: @unchecked Sendable {
 
     public var duration: Int64 { pointer.pointee.duration }
 
+    /// Converts pts, dts and duration from one time base to another (FFmpeg's av_packet_rescale_ts).
+    public func rescaleTimestamps(from source: Rational, to target: Rational) {
+        guard let s = source.avRational, let t = target.avRational else { return }
+        av_packet_rescale_ts(pointer, s, t)
+    }
+
     public var size: Int { Int(pointer.pointee.size) }
 
     /// Byte position in the input, when the demuxer knows it.

@@ -17,6 +17,16 @@ public struct Resampler: ~Copyable {
         try check(
             av_channel_layout_from_string(&outLayout, output.layout), "av_channel_layout_from_string(\(output.layout))")
         defer { av_channel_layout_uninit(&outLayout) }
+        try self.init(from: (inLayout, input.format, input.rate), to: (outLayout, output.format, output.rate))
+    }
+
+    /// Prepares a conversion between exact layouts (as frames carry them, unspecified orders included).
+    public init(
+        from input: (layout: AVChannelLayout, format: AVSampleFormat, rate: Int),
+        to output: (layout: AVChannelLayout, format: AVSampleFormat, rate: Int)
+    ) throws(AVFailure) {
+        var inLayout = input.layout
+        var outLayout = output.layout
         var ctx: OpaquePointer? = nil
         try check(
             swr_alloc_set_opts2(

@@ -11,6 +11,8 @@ final class AudioEncodeStage: @unchecked Sendable {
     let stats: RecordStats
     private var resampler: Resampler?
     private var samplesSent: Int64 = 0
+    /// Samples placed on the timeline so far (what the next frame's pts should be).
+    private var placed: Int64 = 0
     private(set) var failure: String?
 
     init(sampleRate: Int, channels: Int, stats: RecordStats) throws(AVFailure) {
@@ -34,19 +36,28 @@ final class AudioEncodeStage: @unchecked Sendable {
 
     var timeBase: Rational { Rational(1, Int64(sampleRate)) }
 
-    func run(from frames: BoundedQueue<Frame>, to mux: BoundedQueue<MuxItem>) {
+    /// Encodes until the capture ends; `endTime` (seconds of video, read once the input is drained)
+    /// is where the audio must end: a short tail is padded with silence, a long one cut.
+    func run(from frames: BoundedQueue<Frame>, to mux: BoundedQueue<MuxItem>, endTime: @Sendable () -> Rational) {
         defer { mux.finish() }
         do {
             while let frame = frames.pop() {
-                let converted = try convert(frame)
-                try fifo.write(converted)
+                try place(frame)
                 while fifo.count >= encoder.frameSize {
                     guard try encode(fifo.read(encoder.frameSize, layout: layout, sampleRate: sampleRate), mux)
                     else { return frames.cancel() }
                 }
             }
+            let target = (endTime() * Rational(Int64(sampleRate))).rounded()
+            if placed < target {
+                try fifo.writeSilence(Int(target - placed))
+                placed = target
+            }
             if fifo.count > 0 {
-                _ = try encode(fifo.read(fifo.count, layout: layout, sampleRate: sampleRate), mux)
+                let last = try fifo.read(fifo.count, layout: layout, sampleRate: sampleRate)
+                let excess = Int(max(0, placed - target))
+                last.pointer.pointee.nb_samples = Int32(max(0, last.sampleCount - excess))
+                if last.sampleCount > 0 { _ = try encode(last, mux) }
             }
             _ = try encode(nil, mux)
         } catch {
@@ -55,7 +66,33 @@ final class AudioEncodeStage: @unchecked Sendable {
         }
     }
 
+    /// Puts `frame` where its pts says (samples from the first video frame): a gap before it becomes
+    /// silence and an overlap is cut, so audio stays in sync however the device delivered it.
+    private func place(_ frame: Frame) throws(AVFailure) {
+        let converted = try convert(frame)
+        var position = frame.pts ?? placed
+        // A device's timestamps jitter by a few milliseconds; within 20 ms the samples are taken as
+        // contiguous (cutting or padding for jitter would click). The first frame is always placed.
+        if placed > 0, abs(position - placed) < Int64(sampleRate / 50) { position = placed }
+        var skip = 0
+        if position > placed {
+            let gap = min(position - placed, Int64(sampleRate) * 10)
+            try fifo.writeSilence(Int(gap))
+            placed += gap
+        } else if position < placed {
+            skip = Int(placed - position)
+        }
+        try fifo.write(converted, skipping: skip)
+        placed += Int64(max(0, converted.sampleCount - skip))
+    }
+
     private func convert(_ frame: Frame) throws(AVFailure) -> Frame {
+        if frame.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            // Capture devices may only say "2 channels"; the resampler wants an order: take the default.
+            let channels = frame.pointer.pointee.ch_layout.nb_channels
+            av_channel_layout_uninit(&frame.pointer.pointee.ch_layout)
+            av_channel_layout_default(&frame.pointer.pointee.ch_layout, channels)
+        }
         let f = frame.pointer.pointee
         if f.format == AV_SAMPLE_FMT_FLTP.rawValue, Int(f.sample_rate) == sampleRate,
             f.ch_layout.nb_channels == layout.nb_channels
@@ -64,8 +101,8 @@ final class AudioEncodeStage: @unchecked Sendable {
         }
         if resampler == nil {
             resampler = try Resampler(
-                from: (channelLayoutName(f.ch_layout) ?? "mono", AVSampleFormat(f.format), Int(f.sample_rate)),
-                to: (channelLayoutName(layout) ?? "mono", AV_SAMPLE_FMT_FLTP, sampleRate))
+                from: (f.ch_layout, AVSampleFormat(f.format), Int(f.sample_rate)),
+                to: (layout, AV_SAMPLE_FMT_FLTP, sampleRate))
         }
         let out = try Frame()
         var outLayout = layout

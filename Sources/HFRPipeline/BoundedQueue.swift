@@ -83,6 +83,25 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         return element
     }
 
+    /// Takes the oldest element if there is one, without waiting.
+    public func tryPop() -> Element? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard count > 0, !isCancelled else { return nil }
+        let element = items[head].take()
+        head = (head + 1) % capacity
+        count -= 1
+        pthread_cond_signal(&notFull)
+        return element
+    }
+
+    /// Whether every producer finished and nothing is left.
+    public var isDrained: Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return count == 0 && openProducers == 0
+    }
+
     /// One producer is done (downstream EOF once all are).
     public func finish() {
         pthread_mutex_lock(&mutex)

@@ -1,6 +1,11 @@
+import CFFmpeg
 import HFRCapture
 import HFRMedia
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Why a recording stopped.
 public enum StopReason: String, Sendable {
@@ -19,6 +24,8 @@ final class CaptureStage: @unchecked Sendable {
     let stats: RecordStats
     let videoQueue: BoundedQueue<Frame>
     let audioQueue: BoundedQueue<Frame>?
+    /// Frames from a separate audio device (its own thread fills this), if there is one.
+    let deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)?
     let shouldStop: @Sendable () -> Bool
 
     private(set) var reason: StopReason = .endOfSource
@@ -30,22 +37,31 @@ final class CaptureStage: @unchecked Sendable {
     private var lastVideoTime: Rational?
     private var pendingAudio: [Frame] = []
     private var audioForwardedEnd = Rational(0)
+    /// The audio clock's reading (seconds) at the first video frame.
+    private var audioOrigin: Rational?
+
+    /// The audio stream whose frames are forwarded: the source's own, or the audio device's.
+    private var audioStream: StreamInfo? { deviceAudio?.stream ?? input.audio }
 
     init(
         input: CaptureInput, settings: RecordSettings, stats: RecordStats, videoQueue: BoundedQueue<Frame>,
-        audioQueue: BoundedQueue<Frame>?, shouldStop: @escaping @Sendable () -> Bool
+        audioQueue: BoundedQueue<Frame>?, deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)? = nil,
+        shouldStop: @escaping @Sendable () -> Bool
     ) {
         self.input = input
         self.settings = settings
         self.stats = stats
         self.videoQueue = videoQueue
         self.audioQueue = audioQueue
+        self.deviceAudio = deviceAudio
         self.shouldStop = shouldStop
     }
 
     func run() {
         defer {
+            collectDeviceAudio(until: videoEnd)
             forwardAudio(upTo: videoEnd, isFinal: true)
+            deviceAudio?.queue.cancel()
             videoQueue.finish()
             audioQueue?.finish()
         }
@@ -68,6 +84,14 @@ final class CaptureStage: @unchecked Sendable {
                 case .video(let frame):
                     guard let pts = frame.pts else { continue }
                     let first = firstVideoPts ?? pts
+                    if firstVideoPts == nil {
+                        // A device's audio is stamped with the wall clock; the source's own audio
+                        // shares the video's clock.
+                        audioOrigin =
+                            deviceAudio != nil
+                            ? Rational(av_gettime(), 1_000_000)
+                            : Rational.seconds(pts, in: input.video.timeBase)
+                    }
                     firstVideoPts = first
                     let time = Rational.seconds(pts - first, in: input.video.timeBase)
                     if let limit = settings.duration, time >= limit {
@@ -93,6 +117,7 @@ final class CaptureStage: @unchecked Sendable {
                     }
                     stats.noteQueueDepth(videoQueue.depth)
                     videoEnd = time + frameDuration
+                    while let frame = deviceAudio?.queue.tryPop() { pendingAudio.append(frame) }
                     forwardAudio(upTo: videoEnd, isFinal: false)
                 }
             }
@@ -102,14 +127,30 @@ final class CaptureStage: @unchecked Sendable {
         }
     }
 
+    /// Waits (up to two seconds) for a device's audio to reach `end`: it arrives with some latency.
+    private func collectDeviceAudio(until end: Rational) {
+        guard let device = deviceAudio, let origin = audioOrigin else { return }
+        let rate = Rational(Int64(device.stream.sampleRate))
+        let deadline = av_gettime_relative() + 2_000_000
+        while av_gettime_relative() < deadline {
+            while let frame = device.queue.tryPop() { pendingAudio.append(frame) }
+            if let last = pendingAudio.last, let pts = last.pts,
+                Rational.seconds(pts, in: device.stream.timeBase) - origin + Rational(Int64(last.sampleCount)) / rate
+                    >= end
+            {
+                return
+            }
+            usleep(5000)
+        }
+    }
+
     /// Sends held audio frames that end by `end` (seconds from the first video frame); at the end,
     /// cuts the frame that straddles it and drops the rest.
     private func forwardAudio(upTo end: Rational, isFinal: Bool) {
-        guard let audioQueue, let audio = input.audio, let first = firstVideoPts else {
+        guard let audioQueue, let audio = audioStream, let origin = audioOrigin else {
             if isFinal { pendingAudio.removeAll() }
             return
         }
-        let origin = Rational.seconds(first, in: input.video.timeBase)
         let rate = Rational(Int64(audio.sampleRate))
         while let frame = pendingAudio.first {
             guard let pts = frame.pts else {
@@ -128,6 +169,8 @@ final class CaptureStage: @unchecked Sendable {
                 // Keep only the samples before the end; the data pointers stay valid for fewer samples.
                 frame.pointer.pointee.nb_samples = Int32(((end - start) * rate).rounded())
             }
+            // A frame that began before the first video frame keeps a negative pts: the encoder
+            // stage drops those leading samples.
             frame.pts = (start * rate).rounded()
             if audioQueue.push(frame) == .cancelled { return }
             audioForwardedEnd = start + length

@@ -60,9 +60,7 @@ final class FragmentWriter {
 
     private func put(_ packet: Packet, from timeBase: Rational, stream: Int) throws(AVFailure) {
         let target = muxer.timeBase(ofStream: stream)
-        packet.pts = packet.pts.map { Rational.rescale($0, from: timeBase, to: target) }
-        packet.dts = packet.dts.map { Rational.rescale($0, from: timeBase, to: target) }
-        packet.pointer.pointee.duration = Rational.rescale(packet.duration, from: timeBase, to: target)
+        packet.rescaleTimestamps(from: timeBase, to: target)
         packet.pointer.pointee.stream_index = Int32(stream)
         try muxer.write(packet)
     }

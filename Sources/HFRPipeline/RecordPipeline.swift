@@ -24,6 +24,14 @@ public final class RecordPipeline: Sendable {
     /// Records until a limit, a signal, or the end of the source; returns what was done.
     public func run(status: ((RecordStats, Int) -> Void)? = nil) throws(RecordFailure) -> RecordReport {
         let started = Date()
+        // The audio device first: the video source's clock starts when it opens, and frames held
+        // back while something else opened would then arrive in one burst.
+        let audioDevice: AudioCaptureInput?
+        do {
+            audioDevice = try settings.audioDevice.map { d throws(AVFailure) in try AudioCaptureInput(d) }
+        } catch {
+            throw .audioDevice(settings.audioDevice!.description, error)
+        }
         let input: CaptureInput
         do {
             input = try CaptureInput(settings.capture)
@@ -36,6 +44,7 @@ public final class RecordPipeline: Sendable {
                 "asked for \(request.width)x\(request.height), the source delivers \(input.video.width)x\(input.video.height)"
             )
         }
+        let audioStream = audioDevice?.stream ?? input.audio
         let video: VideoEncodeStage
         let audio: AudioEncodeStage?
         do {
@@ -44,7 +53,7 @@ public final class RecordPipeline: Sendable {
             throw .encoder("\(error)")
         }
         do {
-            audio = try input.audio.map { a throws(AVFailure) in
+            audio = try audioStream.map { a throws(AVFailure) in
                 try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
             }
         } catch {
@@ -63,14 +72,30 @@ public final class RecordPipeline: Sendable {
         let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity)
         let samples = audio.map { _ in BoundedQueue<Frame>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
+        let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
         let capture = CaptureStage(
             input: input, settings: settings, stats: stats, videoQueue: frames, audioQueue: samples,
+            deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
             shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
+        let deviceThread = audioDevice.map { device in
+            StageThread(name: "audio-capture") {
+                // Runs until the capture stage cancels the queue (or the device ends).
+                do {
+                    let packet = try Packet()
+                    while let frame = try device.next(packet: packet) {
+                        if deviceQueue!.push(frame) == .cancelled { break }
+                    }
+                } catch {}
+                deviceQueue!.finish()
+            }
+        }
         let threads =
             [
                 StageThread(name: "capture") { capture.run() },
                 StageThread(name: "encode") { video.run(from: frames, to: mux) },
-            ] + (audio.map { a in [StageThread(name: "audio") { a.run(from: samples!, to: mux) }] } ?? [])
+            ]
+            + (audio.map { a in [StageThread(name: "audio") { a.run(from: samples!, to: mux) { capture.videoEnd } }] }
+                ?? [])
 
         // The mux stage runs here, on the calling thread.
         var writeFailure: AVFailure?
@@ -93,6 +118,7 @@ public final class RecordPipeline: Sendable {
             }
         }
         for thread in threads { thread.join() }
+        deviceThread?.join()
         if writeFailure == nil {
             do {
                 try writer.finish()
@@ -119,7 +145,9 @@ public final class RecordPipeline: Sendable {
                 audio: audio.map {
                     .init(
                         priming: Int64($0.encoder.initialPadding),
-                        samples: Int64(stats.audioSamples.load(ordering: .relaxed)))
+                        samples: min(
+                            Int64(stats.audioSamples.load(ordering: .relaxed)),
+                            (capture.videoEnd * Rational(Int64($0.sampleRate))).rounded()))
                 })
         } catch {
             throw .write(error, report: nil)

@@ -42,6 +42,8 @@ public enum RecordFailure: Error, Sendable {
     case encoder(String)
     /// Writing failed (disk full …); `kept` frames are in the output as a fragmented MP4.
     case write(AVFailure, report: RecordReport?)
+    /// The audio device could not be opened.
+    case audioDevice(String, AVFailure)
     /// The source failed mid-way (unplugged …); what was captured was finalized.
     case sourceLost(AVFailure, report: RecordReport)
 }

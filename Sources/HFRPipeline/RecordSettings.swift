@@ -24,6 +24,8 @@ public struct RecordSettings: Sendable {
     /// Stop after this many frames.
     public var frameLimit: Int?
     public var lateFrames: LateFrames
+    /// An audio capture device to record instead of the source's own audio.
+    public var audioDevice: AudioCaptureInput.Device?
     /// Frames that may wait between capture and encoder.
     public var queueCapacity: Int
     public var showsStatus: Bool
@@ -31,7 +33,7 @@ public struct RecordSettings: Sendable {
     public init(
         capture: CaptureRequest, output: String, temporalLayers: Int, bitrate: Int, keyframeInterval: Int,
         encoderThreads: Int, duration: Rational?, frameLimit: Int?, lateFrames: LateFrames, queueCapacity: Int,
-        showsStatus: Bool
+        showsStatus: Bool, audioDevice: AudioCaptureInput.Device? = nil
     ) {
         self.capture = capture
         self.output = output
@@ -44,6 +46,7 @@ public struct RecordSettings: Sendable {
         self.lateFrames = lateFrames
         self.queueCapacity = queueCapacity
         self.showsStatus = showsStatus
+        self.audioDevice = audioDevice
     }
 
     /// The default layer count for a rate: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below.

@@ -100,9 +100,7 @@ enum RecordingFinalizer {
                 if start + packet.duration > end { packet.pointer.pointee.duration = max(0, end - start) }
             }
             let target = muxer.timeBase(ofStream: index)
-            packet.pts = packet.pts.map { Rational.rescale($0, from: input.timeBase, to: target) }
-            packet.dts = packet.dts.map { Rational.rescale($0, from: input.timeBase, to: target) }
-            packet.pointer.pointee.duration = Rational.rescale(packet.duration, from: input.timeBase, to: target)
+            packet.rescaleTimestamps(from: input.timeBase, to: target)
             packet.pointer.pointee.stream_index = Int32(index)
             packet.pointer.pointee.pos = -1
             try muxer.write(packet)

@@ -29,8 +29,7 @@ import Testing
                 let s = packet.withData { FrameStructure(packet: $0, packaging: packaging) }
                 if s.isDroppable { droppable += 1 }
                 packet.isDisposable = s.isDroppable
-                packet.pts = packet.pts.map { Rational.rescale($0, from: video.timeBase, to: outBase) }
-                packet.dts = packet.dts.map { Rational.rescale($0, from: video.timeBase, to: outBase) }
+                packet.rescaleTimestamps(from: video.timeBase, to: outBase)
                 packet.pointer.pointee.stream_index = Int32(index)
                 try muxer.write(packet)
             }
