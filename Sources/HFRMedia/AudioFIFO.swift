@@ -20,14 +20,6 @@ public struct AudioFIFO: ~Copyable {
     /// Samples waiting.
     public var count: Int { Int(av_audio_fifo_size(fifo)) }
 
-    /// Appends all samples of `frame` (which must match the FIFO's format and channels).
-    public func write(_ frame: Frame) throws(AVFailure) {
-        let written = frame.pointer.pointee.extended_data.withMemoryRebound(
-            to: UnsafeMutableRawPointer?.self, capacity: Int(channels)
-        ) { av_audio_fifo_write(fifo, $0, frame.pointer.pointee.nb_samples) }
-        try check(written, "av_audio_fifo_write")
-    }
-
     /// Appends the samples of `frame` after its first `skipping` ones (same format and channels).
     public func write(_ frame: Frame, skipping: Int) throws(AVFailure) {
         let f = frame.pointer.pointee

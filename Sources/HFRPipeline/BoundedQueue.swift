@@ -95,13 +95,6 @@ public final class BoundedQueue<Element>: @unchecked Sendable {
         return element
     }
 
-    /// Whether every producer finished and nothing is left.
-    public var isDrained: Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return count == 0 && openProducers == 0
-    }
-
     /// One producer is done (downstream EOF once all are).
     public func finish() {
         pthread_mutex_lock(&mutex)

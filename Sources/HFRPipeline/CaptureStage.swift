@@ -36,7 +36,6 @@ final class CaptureStage: @unchecked Sendable {
     private var firstVideoPts: Int64?
     private var lastVideoTime: Rational?
     private var pendingAudio: [Frame] = []
-    private var audioForwardedEnd = Rational(0)
     /// The audio clock's reading (seconds) at the first video frame.
     private var audioOrigin: Rational?
 
@@ -173,7 +172,6 @@ final class CaptureStage: @unchecked Sendable {
             // stage drops those leading samples.
             frame.pts = (start * rate).rounded()
             if audioQueue.push(frame) == .cancelled { return }
-            audioForwardedEnd = start + length
         }
         if isFinal { pendingAudio.removeAll() }
     }
