@@ -1,7 +1,6 @@
 import CFFmpeg
 import HFRCapture
 import HFRMedia
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +9,6 @@ import Synchronization
 /// Why a recording stopped.
 public enum StopReason: String, Sendable {
     case duration, frames, signal, endOfSource = "end-of-source", sourceError = "source-error"
-    case writeError = "write-error"
 }
 
 /// The capture thread: reads the source, timestamps frames from the source's clock relative to the
@@ -82,8 +80,8 @@ final class CaptureStage: @unchecked Sendable {
                     pendingAudio.append(frame)
                 case .video(let frame):
                     guard let pts = frame.pts else { continue }
-                    let first = firstVideoPts ?? pts
                     if firstVideoPts == nil {
+                        firstVideoPts = pts
                         // A device's audio is stamped with the wall clock; the source's own audio
                         // shares the video's clock.
                         audioOrigin =
@@ -91,7 +89,7 @@ final class CaptureStage: @unchecked Sendable {
                             ? Rational(av_gettime(), 1_000_000)
                             : Rational.seconds(pts, in: input.video.timeBase)
                     }
-                    firstVideoPts = first
+                    let first = firstVideoPts!
                     let time = Rational.seconds(pts - first, in: input.video.timeBase)
                     if let limit = settings.duration, time >= limit {
                         reason = .duration

@@ -59,11 +59,17 @@ public final class RecordPipeline: Sendable {
         } catch {
             throw .encoder("\(error)")
         }
+        let parameterSets: [UInt8]
+        do {
+            parameterSets = try video.encoder.parameterSets()
+        } catch {
+            throw .encoder("\(error)")
+        }
         let writer: FragmentWriter
         do {
             writer = try FragmentWriter(
                 path: settings.partialPath, width: request.width, height: request.height,
-                parameterSets: try parameterSets(video), videoTimeBase: video.outputTimeBase, audio: audio,
+                parameterSets: parameterSets, videoTimeBase: video.outputTimeBase, audio: audio,
                 metadata: RecordingFinalizer.captureRateTags(request.frameRate))
         } catch {
             throw .write(error, report: nil)
@@ -155,14 +161,6 @@ public final class RecordPipeline: Sendable {
         let report = makeReport(capture: capture, started: started, keptFragmented: false, audio: audio)
         if let lost = capture.failure { throw .sourceLost(lost, report: report) }
         return report
-    }
-
-    private func parameterSets(_ video: VideoEncodeStage) throws(AVFailure) -> [UInt8] {
-        do {
-            return try video.encoder.parameterSets()
-        } catch {
-            throw AVFailure(code: -1, operation: "\(error)")
-        }
     }
 
     private func makeReport(
