@@ -39,6 +39,9 @@ let package = Package(
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
         .testTarget(name: "HFRMediaTests", dependencies: ["HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRProbeTests", dependencies: ["HFRProbe", "HFRTestSupport"]),
+        .testTarget(name: "HFRCaptureTests", dependencies: ["HFRCapture", "CV4L2"]),
+        // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
+        .testTarget(name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport"]),
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CV4L2"]),
         // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.

@@ -4,7 +4,7 @@ import HFRMedia
 /// An opened capture source: the demuxer and decoders that turn its packets into frames.
 ///
 /// A final class owning the FFmpeg contexts, so it can be handed to the capture thread whole.
-public final class CaptureInput: @unchecked Sendable {
+public final class CaptureInput: FrameSource, @unchecked Sendable {
     let demuxer: Demuxer
     let videoDecoder: Decoder
     /// Boxed: an optional noncopyable field cannot be borrowed through a class reference.
@@ -12,6 +12,14 @@ public final class CaptureInput: @unchecked Sendable {
     public let video: StreamInfo
     public let audio: StreamInfo?
     public let request: CaptureRequest
+    private let packet: Packet
+
+    public var videoTimeBase: Rational { video.timeBase }
+    public var videoWidth: Int { video.width }
+    public var videoHeight: Int { video.height }
+    public var sourcePixelFormat: String? { video.pixelFormat }
+    /// libavdevice does not say; the capture stage counts timestamp gaps.
+    public var losses: SourceLosses? { nil }
 
     /// Opens the source and checks that it delivers what was asked.
     public init(_ request: CaptureRequest) throws(AVFailure) {
@@ -37,22 +45,17 @@ public final class CaptureInput: @unchecked Sendable {
         self.video = video
         self.audio = audio
         self.request = request
-    }
-
-    /// One decoded item from the source.
-    public enum Item {
-        case video(Frame)
-        case audio(Frame)
+        packet = try Packet()
     }
 
     /// Reads until the next decoded frame; nil at the end of the source.
-    public func next(packet: Packet) throws(AVFailure) -> Item? {
+    public func next() throws -> CaptureItem? {
         while try demuxer.read(into: packet) {
             let isVideo = packet.streamIndex == video.index
             guard isVideo || packet.streamIndex == audio?.index else { continue }
             let frame = try Frame()
             if isVideo {
-                if try decode(packet, with: videoDecoder, into: frame) { return .video(frame) }
+                if try decode(packet, with: videoDecoder, into: frame) { return .video(frame, wallClock: nil) }
             } else if let box = audioDecoder, try decode(packet, with: box.decoder, into: frame) {
                 return .audio(frame)
             }

@@ -6,6 +6,8 @@ public struct OptionSpec: Sendable {
         case flag
         /// `--fps 120`, `--fps=120`: one value, named by `placeholder` in help.
         case value(placeholder: String)
+        /// `--control a=1 --control b=2`: a value that may be given several times.
+        case repeatedValue(placeholder: String)
         /// `INPUT`: a word without dashes, in order.
         case positional(placeholder: String, isOptional: Bool)
     }
@@ -26,6 +28,10 @@ public struct OptionSpec: Sendable {
         OptionSpec(name: name, shortName: short, kind: .value(placeholder: placeholder), help: help)
     }
 
+    public static func repeated(_ name: String, _ placeholder: String, help: String) -> OptionSpec {
+        OptionSpec(name: name, shortName: nil, kind: .repeatedValue(placeholder: placeholder), help: help)
+    }
+
     public static func positional(_ placeholder: String, optional: Bool = false, help: String) -> OptionSpec {
         OptionSpec(
             name: placeholder, shortName: nil, kind: .positional(placeholder: placeholder, isOptional: optional),
@@ -37,6 +43,7 @@ public struct OptionSpec: Sendable {
         switch kind {
         case .flag: "[--\(name)]"
         case .value(let p): "[--\(name) \(p)]"
+        case .repeatedValue(let p): "[--\(name) \(p)]..."
         case .positional(let p, let isOptional): isOptional ? "[\(p)]" : p
         }
     }
@@ -46,7 +53,7 @@ public struct OptionSpec: Sendable {
         let short = shortName.map { "-\($0), " } ?? ""
         switch kind {
         case .flag: return "\(short)--\(name)"
-        case .value(let p): return "\(short)--\(name) \(p)"
+        case .value(let p), .repeatedValue(let p): return "\(short)--\(name) \(p)"
         case .positional(let p, _): return p
         }
     }

@@ -3,6 +3,7 @@ public struct ParsedArguments: Sendable {
     let command: any Command.Type
     var flags: Set<String> = []
     var values: [String: String] = [:]
+    var repeatedValues: [String: [String]] = [:]
     var positionals: [String: String] = [:]
 
     /// Matches `arguments` (after the subcommand name) against `command.options`.
@@ -28,7 +29,7 @@ public struct ParsedArguments: Sendable {
                         throw .usage("option '--\(spec.name)' takes no value", of: command)
                     }
                     flags.insert(spec.name)
-                case .value(let placeholder):
+                case .value(let placeholder), .repeatedValue(let placeholder):
                     let value: String
                     if let inlineValue {
                         value = inlineValue
@@ -37,6 +38,10 @@ public struct ParsedArguments: Sendable {
                         index += 1
                     } else {
                         throw .usage("option '--\(spec.name)' needs a value (\(placeholder))", of: command)
+                    }
+                    if case .repeatedValue = spec.kind {
+                        repeatedValues[spec.name, default: []].append(value)
+                        continue
                     }
                     if values[spec.name] != nil {
                         throw .usage("option '--\(spec.name)' given more than once", of: command)
@@ -87,6 +92,9 @@ public struct ParsedArguments: Sendable {
 
     /// The raw value of option `name`, if given.
     public func value(_ name: String) -> String? { values[name] }
+
+    /// Every value of the repeatable option `name`, in order.
+    public func values(_ name: String) -> [String] { repeatedValues[name] ?? [] }
 
     /// The value of option `name` converted to `T`; a usage error naming the option when it does not convert.
     public func value<T: ArgumentValue>(_ name: String, as type: T.Type) throws(HFRError) -> T? {

@@ -21,12 +21,27 @@ public struct RecordCommand: Command {
         --source test is a moving test pattern with a 440 Hz tone, paced in real time, through the
         same pipeline as a camera; it takes any --size and --fps (max = 240).
 
-        Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable,
-        74 output cannot be written (disk full keeps what was captured), 1 other.
+        With a camera (--device, or the first capture device), the mode is chosen as AVFoundation's
+        high-frame-rate recipe does: --fps max takes the highest rate the device offers, preferring
+        4:2:0 (YU12, which the encoder takes as is, then NV12), packed 4:2:2, MJPEG, then the larger
+        size; --fps N takes the largest size reaching exactly N (60000/1001 is not 60) in the
+        preferred format; --size, --height and --pixel-format narrow the choice (hfr formats lists
+        the modes). Format, size and rate are set together and read back: if the driver grants
+        anything else, hfr refuses and names the modes that do reach the rate. Drops are counted from gaps in the driver's frame
+        sequence numbers; frames the driver flags as corrupt are counted and skipped.
+
+        Camera controls: --exposure auto|T (T: 1/500, 2ms, or 100 µs units), --focus auto|V,
+        --white-balance auto|K, --gain auto|V, and any control by its v4l2-ctl name with
+        --control name=value (repeatable; hfr formats --controls lists them).
+
+        Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable
+        (missing, busy, not permitted, not a capture device, no such mode or control, unplugged
+        while recording — what was captured before is kept), 74 output cannot be written (disk
+        full keeps what was captured), 1 other.
         """
     public static let options: [OptionSpec] = [
         .positional("OUTPUT", optional: true, help: "File to write (.mp4, .mov, .mkv); default hfr-DATE-TIME.mp4."),
-        .value("device", "D", help: "V4L2 capture device path (/dev/videoN)."),
+        .value("device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name."),
         .value("source", "test", help: "Record the built-in test source instead of a camera."),
         .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max)."),
         .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
@@ -42,13 +57,23 @@ public struct RecordCommand: Command {
             "audio", "DEVICE|none",
             help: "Audio: the source's own (default), none, or a device: alsa:hw:1,0, pulse:NAME, hw:1."),
         .value("late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait."),
+        .value("exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms."),
+        .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value."),
+        .value("white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin."),
+        .value("gain", "auto|V", help: "Camera gain: auto, or a gain value."),
+        .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]
 
+    /// Complete for the test source; a camera's mode is filled in by `run` once the device is open.
     let settings: RecordSettings
     let json: Bool
     let force: Bool
+    /// For a camera: what to ask of it.
+    let camera: (request: ModeSelector.Request, controls: CameraControls)?
+    let layersOption: Int?
+    let bitrateOption: Int?
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let command = RecordCommand.self
@@ -69,18 +94,10 @@ public struct RecordCommand: Command {
             guard h > 0 else { throw .usage("--height must be positive", of: command) }
             size = .preset(height: h)
         }
-        let rate: Rational
-        switch (source, fps) {
-        case (.testPattern, .max): rate = Rational(240)
-        case (_, .exactly(let r)): rate = r
-        case (.device, .max):
-            throw .usage("--device needs --fps N and --size until mode selection (hfr formats) exists", of: command)
-        }
+        var rate = Rational(240)
+        if case .exactly(let r) = fps { rate = r }
         guard rate <= Rational(1000) else {
             throw .usage("--fps \(rate.compactDescription) is above 1000", of: command)
-        }
-        if case .device = source, size == nil {
-            throw .usage("--device needs --size WxH until mode selection (hfr formats) exists", of: command)
         }
         let frame = size ?? FrameSize(width: 1280, height: 720)
         guard frame.width % 2 == 0, frame.height % 2 == 0, (16...7680).contains(frame.width),
@@ -90,7 +107,8 @@ public struct RecordCommand: Command {
                 "--size \(frame.width)x\(frame.height) is not possible: even sizes from 16x16 to 7680x4320", of: command
             )
         }
-        let layers = try arguments.value("layers", as: Int.self) ?? RecordSettings.defaultLayers(for: rate)
+        layersOption = try arguments.value("layers", as: Int.self)
+        let layers = layersOption ?? RecordSettings.defaultLayers(for: rate)
         guard (1...4).contains(layers) else { throw .usage("--layers must be 1 to 4", of: command) }
         let duration = try arguments.value("duration", as: Duration.self)?.seconds
         let frameLimit = try arguments.value("frames", as: Int.self)
@@ -114,34 +132,109 @@ public struct RecordCommand: Command {
             audioDevice = AudioCaptureInput.Device(device)
             includesAudio = false
         }
-        let bitrate =
-            try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
-            ?? RecordCommand.defaultBitrate(width: frame.width, height: frame.height, rate: rate)
-        // An IDR about every second, on a multiple of the layer pattern so each GOP starts at layer 0.
-        let pattern = 1 << (layers - 1)
-        let keyint = max(pattern, Int(rate.rounded()) / pattern * pattern)
+        bitrateOption = try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
         let output = arguments.positional("OUTPUT") ?? RecordCommand.defaultOutputName()
+        let pixelFormat = arguments.value("pixel-format")
+        let controls = try RecordCommand.controls(arguments)
+        if case .device = source {
+            var format: V4L2PixelFormat?
+            if let pixelFormat {
+                guard let f = V4L2PixelFormat(name: pixelFormat) else {
+                    throw .usage(
+                        "unknown --pixel-format '\(pixelFormat)': a FourCC (NV12, YUYV, MJPG) or nv12, yuyv422…",
+                        of: command)
+                }
+                format = f
+            }
+            let rateAsked: Rational? = if case .exactly(let r) = fps { r } else { nil }
+            camera = (
+                ModeSelector.Request(rate: rateAsked, size: size.map { ($0.width, $0.height) }, format: format),
+                controls
+            )
+        } else {
+            if controls != CameraControls() {
+                throw .usage("camera controls (--exposure, --gain, --control …) need a --device", of: command)
+            }
+            camera = nil
+        }
         settings = RecordSettings(
             capture: CaptureRequest(
-                source: source, width: frame.width, height: frame.height, frameRate: rate,
-                pixelFormat: arguments.value("pixel-format"), includesSourceAudio: includesAudio),
-            output: output, temporalLayers: layers, bitrate: bitrate, keyframeInterval: keyint,
-            encoderThreads: H264Encoder.Settings.defaultThreads(
-                width: frame.width, height: frame.height, frameRate: rate),
+                source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
+                includesSourceAudio: includesAudio),
+            output: output, temporalLayers: layers, bitrate: 0, keyframeInterval: 0, encoderThreads: 1,
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: Console.isTerminal(2), audioDevice: audioDevice)
         json = arguments.flag("json")
         force = arguments.flag("force")
     }
 
+    /// The settings for the mode finally recorded: layers, bitrate, key-frame interval and
+    /// threads follow from the size and rate.
+    func settings(width: Int, height: Int, rate: Rational, pixelFormat: String?) -> RecordSettings {
+        var s = settings
+        s.capture.width = width
+        s.capture.height = height
+        s.capture.frameRate = rate
+        s.capture.pixelFormat = pixelFormat
+        s.temporalLayers = layersOption ?? RecordSettings.defaultLayers(for: rate)
+        s.bitrate = bitrateOption ?? RecordCommand.defaultBitrate(width: width, height: height, rate: rate)
+        // An IDR about every second, on a multiple of the layer pattern so each GOP starts at layer 0.
+        let pattern = 1 << (s.temporalLayers - 1)
+        s.keyframeInterval = max(pattern, Int(rate.rounded()) / pattern * pattern)
+        s.encoderThreads = H264Encoder.Settings.defaultThreads(width: width, height: height, frameRate: rate)
+        // Half a second of frames between capture and encoder absorbs encoder hiccups (at least
+        // 16 frames, at most 192 MiB of I420).
+        let frameBytes = max(1, width * height * 3 / 2)
+        s.queueCapacity = max(16, min(Int(rate.rounded()) / 2, (192 << 20) / frameBytes))
+        return s
+    }
+
+    static func controls(_ arguments: ParsedArguments) throws(HFRError) -> CameraControls {
+        var controls = CameraControls()
+        controls.exposure = try arguments.value("exposure", as: ExposureChoice.self)?.setting
+        controls.focus = try arguments.value("focus", as: ControlChoice.self)?.setting
+        controls.whiteBalance = try arguments.value("white-balance", as: ControlChoice.self)?.setting
+        controls.gain = try arguments.value("gain", as: ControlChoice.self)?.setting
+        for text in arguments.values("control") {
+            guard let assignment = CameraControls.Assignment(argument: text) else {
+                throw .usage("invalid --control '\(text)': expected NAME=VALUE", of: RecordCommand.self)
+            }
+            controls.named.append(assignment)
+        }
+        return controls
+    }
+
     public func run() throws(HFRError) {
+        var settings = self.settings
+        var capture: V4L2Capture?
+        if let camera, case .device(let spec) = settings.capture.source {
+            // Before the output exists: a device that cannot do the mode leaves nothing behind.
+            let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls)
+            let choice = setup.choice
+            settings = self.settings(
+                width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
+                pixelFormat: choice.mode.format.fourCC)
+            settings.capture.source = .device(path: setup.capture.device.path)
+            capture = setup.capture
+            let caps = setup.capture.device.capabilities
+            Console.error(
+                "Camera \(setup.capture.device.path) (\(caps.card)): \(choice.mode.format.fourCC) "
+                    + "\(choice.mode.width)x\(choice.mode.height) at \(ModeSelector.rateText(choice.rate)) fps\n")
+            if camera.request.rate == nil, choice.rate <= Rational(30) {
+                Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
+            }
+            for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
+        } else {
+            settings = self.settings(
+                width: settings.capture.width, height: settings.capture.height, rate: settings.capture.frameRate,
+                pixelFormat: settings.capture.pixelFormat)
+        }
         try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
         StopSignal.install()
-        let pipeline = RecordPipeline(settings: settings)
+        let pipeline = RecordPipeline(settings: settings, camera: capture)
         if settings.showsStatus {
             Console.error("Recording to \(settings.partialPath) (Ctrl-C stops and finalizes \(settings.output))\n")
         }
-        let settings = self.settings
         let status: ((RecordStats, Int) -> Void)? =
             settings.showsStatus ? { stats, depth in RecordStatus.show(stats, depth, settings) } : nil
         let report: RecordReport
@@ -149,6 +242,8 @@ public struct RecordCommand: Command {
             report = try pipeline.run(status: status)
         } catch {
             if settings.showsStatus { Console.error("\n") }
+            // What was kept (camera unplugged, disk full) is still reported to machines.
+            if json, let report = error.report { Console.output(RecordStatus.json(report).rendered + "\n") }
             throw RecordStatus.error(for: error, settings: settings)
         }
         if settings.showsStatus { Console.error("\r\u{1B}[K") }
@@ -169,13 +264,11 @@ public struct RecordCommand: Command {
 
     /// The first V4L2 capture node, or a clear error suggesting the test source.
     static func firstCaptureDevice() throws(HFRError) -> CaptureSource {
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
-        let first = nodes.filter { $0.hasPrefix("video") }.sorted {
-            (Int($0.dropFirst(5)) ?? .max) < (Int($1.dropFirst(5)) ?? .max)
-        }.first
-        guard let first else {
-            throw HFRError("no camera found (no /dev/video*); try --source test", exitCode: .unavailable)
+        let nodes = DeviceCatalog.videoNodes()
+        if let first = nodes.first(where: \.canCapture) { return .device(path: first.path) }
+        if let unopenable = nodes.first(where: { $0.failure != nil }) {
+            throw CameraSetup.error(unopenable.failure!)
         }
-        return .device(path: "/dev/" + first)
+        throw HFRError("no camera found (no video capture device in /dev); try --source test", exitCode: .unavailable)
     }
 }

@@ -1,3 +1,4 @@
+import HFRCapture
 import HFRMedia
 import HFRPipeline
 
@@ -24,9 +25,21 @@ enum RecordStatus {
         return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "
             + "\(ProbeText.rate(r.frameRate)) fps (\(ProbeText.fixed(r.videoDuration.doubleValue, 3)) s), "
             + "\(r.temporalLayers) layers (\(layers)), dropped \(r.framesDroppedLate) late, "
-            + (r.framesMissingFromSource > 0 ? "source skipped \(r.framesMissingFromSource), " : "")
+            + RecordStatus.losses(r)
             + "\(ProbeText.fixed(Double(r.bytes) / 1e6, 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(ProbeText.fixed(r.wallSeconds, 1)) s wall (\(ProbeText.fixed(r.achievedFPS, 1)) fps)"
+    }
+
+    /// "camera dropped 3, 1 corrupt skipped, " — what the source lost, when it lost anything.
+    static func losses(_ r: RecordReport) -> String {
+        guard let l = r.sourceLosses else {
+            return r.framesMissingFromSource > 0 ? "source skipped \(r.framesMissingFromSource), " : ""
+        }
+        var text = "camera dropped \(l.dropped), "
+        if l.corrupt > 0 { text += "\(l.corrupt) corrupt skipped, " }
+        if l.timestampDiscontinuities > 0 { text += "\(l.timestampDiscontinuities) timestamp jumps, " }
+        if l.repeated > 0 { text += "\(l.repeated) repeated sequence numbers skipped, " }
+        return text
     }
 
     static func json(_ r: RecordReport) -> JSONValue {
@@ -43,6 +56,10 @@ enum RecordStatus {
             ("framesEncoded", .int(Int64(r.framesEncoded))),
             ("framesDroppedLate", .int(Int64(r.framesDroppedLate))),
             ("framesMissingFromSource", .int(Int64(r.framesMissingFromSource))),
+            ("framesDroppedByDevice", .optional(r.sourceLosses.map { .int(Int64($0.dropped)) })),
+            ("framesCorrupt", .optional(r.sourceLosses.map { .int(Int64($0.corrupt)) })),
+            ("timestampDiscontinuities", .optional(r.sourceLosses.map { .int(Int64($0.timestampDiscontinuities)) })),
+            ("framesRepeatedByDevice", .optional(r.sourceLosses.map { .int(Int64($0.repeated)) })),
             ("framesPerLayer", .array(r.framesPerLayer.map { .int(Int64($0)) })),
             ("videoDuration", .double(r.videoDuration.doubleValue)),
             ("audioSamples", .int(Int64(r.audioSamples))),
@@ -101,9 +118,18 @@ enum RecordStatus {
                     "\(cause); kept the \(report.framesEncoded) frames captured as a fragmented MP4")
             }
             return .io(settings.output, cause)
+        case .device(let f):
+            return CameraSetup.error(f)
         case .sourceLost(let f, let report):
+            let cause: String
+            switch f {
+            case let v as V4L2Failure where v.isDisconnect: cause = "disconnected (\(v.operation))"
+            case let v as V4L2Failure: cause = "\(v.operation): \(v.cause)"
+            case let a as AVFailure: cause = a.message
+            default: cause = "\(f)"
+            }
             return HFRError(
-                "\(source): lost after \(report.framesEncoded) frames (\(f.message)); they are in \(settings.output)",
+                "\(source): lost after \(report.framesEncoded) frames (\(cause)); they are in \(settings.output)",
                 exitCode: .unavailable)
         }
     }

@@ -17,7 +17,7 @@ public enum StopReason: String, Sendable {
 /// Audio is forwarded only up to the end of the latest video frame, and cut at the last one, so the
 /// file's audio ends exactly where its video does.
 final class CaptureStage: @unchecked Sendable {
-    let input: CaptureInput
+    let input: any FrameSource
     let settings: RecordSettings
     let stats: RecordStats
     let videoQueue: BoundedQueue<Frame>
@@ -27,7 +27,7 @@ final class CaptureStage: @unchecked Sendable {
     let shouldStop: @Sendable () -> Bool
 
     private(set) var reason: StopReason = .endOfSource
-    private(set) var failure: AVFailure?
+    private(set) var failure: (any Error)?
     /// End of the last frame kept, in seconds from the first.
     private(set) var videoEnd = Rational(0)
 
@@ -41,7 +41,7 @@ final class CaptureStage: @unchecked Sendable {
     private var audioStream: StreamInfo? { deviceAudio?.stream ?? input.audio }
 
     init(
-        input: CaptureInput, settings: RecordSettings, stats: RecordStats, videoQueue: BoundedQueue<Frame>,
+        input: any FrameSource, settings: RecordSettings, stats: RecordStats, videoQueue: BoundedQueue<Frame>,
         audioQueue: BoundedQueue<Frame>?, deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)? = nil,
         shouldStop: @escaping @Sendable () -> Bool
     ) {
@@ -65,32 +65,34 @@ final class CaptureStage: @unchecked Sendable {
         let frameDuration = settings.capture.frameRate.reciprocal
         let policy: BoundedQueue<Frame>.FullPolicy = settings.lateFrames == .drop ? .dropIfFull : .block
         do {
-            let packet = try Packet()
             while true {
                 if shouldStop() {
                     reason = .signal
                     return
                 }
-                guard let item = try input.next(packet: packet) else {
+                guard let item = try input.next() else {
                     reason = .endOfSource
                     return
                 }
                 switch item {
+                case .idle:
+                    continue
                 case .audio(let frame):
                     pendingAudio.append(frame)
-                case .video(let frame):
+                case .video(let frame, let wallClock):
                     guard let pts = frame.pts else { continue }
                     if firstVideoPts == nil {
                         firstVideoPts = pts
-                        // A device's audio is stamped with the wall clock; the source's own audio
-                        // shares the video's clock.
+                        // A device's audio is stamped with the wall clock (so is a camera frame's
+                        // capture, when the source knows it); the source's own audio shares the
+                        // video's clock.
                         audioOrigin =
                             deviceAudio != nil
-                            ? Rational(av_gettime(), 1_000_000)
-                            : Rational.seconds(pts, in: input.video.timeBase)
+                            ? Rational(wallClock ?? av_gettime(), 1_000_000)
+                            : Rational.seconds(pts, in: input.videoTimeBase)
                     }
                     let first = firstVideoPts!
-                    let time = Rational.seconds(pts - first, in: input.video.timeBase)
+                    let time = Rational.seconds(pts - first, in: input.videoTimeBase)
                     if let limit = settings.duration, time >= limit {
                         reason = .duration
                         return

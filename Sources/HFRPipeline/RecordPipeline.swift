@@ -11,11 +11,14 @@ import Synchronization
 /// crash-safe recording is finalized into the output.
 public final class RecordPipeline: Sendable {
     let settings: RecordSettings
+    /// A configured V4L2 camera (mode set, controls applied); nil for libavdevice sources.
+    let camera: V4L2Capture?
     public let stats = RecordStats()
     private let stopRequested = Atomic<Bool>(false)
 
-    public init(settings: RecordSettings) {
+    public init(settings: RecordSettings, camera: V4L2Capture? = nil) {
         self.settings = settings
+        self.camera = camera
     }
 
     /// Asks the pipeline to stop cleanly (as Ctrl-C does).
@@ -32,23 +35,32 @@ public final class RecordPipeline: Sendable {
         } catch {
             throw .audioDevice(settings.audioDevice!.description, error)
         }
-        let input: CaptureInput
-        do {
-            input = try CaptureInput(settings.capture)
-        } catch {
-            throw .source(error)
+        let input: any FrameSource
+        if let camera {
+            do {
+                try camera.start()
+            } catch {
+                throw .device(error)
+            }
+            input = camera
+        } else {
+            do {
+                input = try CaptureInput(settings.capture)
+            } catch {
+                throw .source(error)
+            }
         }
         let request = settings.capture
-        guard input.video.width == request.width, input.video.height == request.height else {
+        guard input.videoWidth == request.width, input.videoHeight == request.height else {
             throw .mismatch(
-                "asked for \(request.width)x\(request.height), the source delivers \(input.video.width)x\(input.video.height)"
+                "asked for \(request.width)x\(request.height), the source delivers \(input.videoWidth)x\(input.videoHeight)"
             )
         }
         let audioStream = audioDevice?.stream ?? input.audio
         let video: VideoEncodeStage
         let audio: AudioEncodeStage?
         do {
-            video = try VideoEncodeStage(settings: settings, inputTimeBase: input.video.timeBase, stats: stats)
+            video = try VideoEncodeStage(settings: settings, inputTimeBase: input.videoTimeBase, stats: stats)
         } catch {
             throw .encoder("\(error)")
         }
@@ -172,10 +184,11 @@ public final class RecordPipeline: Sendable {
         return RecordReport(
             output: settings.output, stopReason: capture.reason, width: settings.capture.width,
             height: settings.capture.height, frameRate: settings.capture.frameRate,
-            temporalLayers: settings.temporalLayers, sourcePixelFormat: capture.input.video.pixelFormat,
+            temporalLayers: settings.temporalLayers, sourcePixelFormat: capture.input.sourcePixelFormat,
             framesCaptured: stats.captured.load(ordering: .relaxed),
             framesEncoded: encoded, framesDroppedLate: stats.droppedLate.load(ordering: .relaxed),
             framesMissingFromSource: stats.missingFromSource.load(ordering: .relaxed),
+            sourceLosses: capture.input.losses,
             framesPerLayer: Array(stats.layerCounts.prefix(settings.temporalLayers)),
             audioSamples: stats.audioSamples.load(ordering: .relaxed), audioSampleRate: audio?.sampleRate,
             videoDuration: Rational(Int64(encoded)) / settings.capture.frameRate,

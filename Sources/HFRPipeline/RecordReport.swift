@@ -1,3 +1,4 @@
+import HFRCapture
 import HFRMedia
 
 /// What a recording did, for the summary line and `--json`.
@@ -16,6 +17,8 @@ public struct RecordReport: Sendable {
     public let framesDroppedLate: Int
     /// Frames the source skipped, from gaps in its timestamps.
     public let framesMissingFromSource: Int
+    /// A camera's own account of lost frames (sequence gaps, error buffers); nil for other sources.
+    public let sourceLosses: SourceLosses?
     public let framesPerLayer: [Int]
     public let audioSamples: Int
     public let audioSampleRate: Int?
@@ -44,6 +47,17 @@ public enum RecordFailure: Error, Sendable {
     case write(AVFailure, report: RecordReport?)
     /// The audio device could not be opened.
     case audioDevice(String, AVFailure)
+    /// A V4L2 camera could not be started (STREAMON refused, no buffers, …).
+    case device(V4L2Failure)
     /// The source failed mid-way (unplugged …); what was captured was finalized.
-    case sourceLost(AVFailure, report: RecordReport)
+    case sourceLost(any Error, report: RecordReport)
+
+    /// The report of what was kept, when something was.
+    public var report: RecordReport? {
+        switch self {
+        case .write(_, let report): report
+        case .sourceLost(_, let report): report
+        default: nil
+        }
+    }
 }

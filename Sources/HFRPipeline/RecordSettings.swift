@@ -49,9 +49,10 @@ public struct RecordSettings: Sendable {
         self.audioDevice = audioDevice
     }
 
-    /// The default layer count for a rate: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below.
+    /// The default layer count for a rate: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below (119.88 and 59.94
+    /// count as 120 and 60).
     public static func defaultLayers(for rate: Rational) -> Int {
-        rate >= Rational(120) ? 3 : rate >= Rational(60) ? 2 : 1
+        rate >= Rational(120_000, 1001) ? 3 : rate >= Rational(60000, 1001) ? 2 : 1
     }
 
     /// A time base in which every frame of `rate` lasts a whole number of ticks, at least 1/90000

@@ -192,7 +192,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let r = try Tool.hfr(["record", dir.path("out.mp4")])
         #expect(r.status == 69)
-        #expect(r.stderr == "Error: no camera found (no /dev/video*); try --source test\n")
+        #expect(r.stderr == "Error: no camera found (no video capture device in /dev); try --source test\n")
         #expect(try dir.contents().isEmpty)
     }
 

@@ -42,8 +42,10 @@ public enum Tool {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// The `hfr` binary built next to the test bundle.
+    /// The `hfr` binary built next to the test bundle, or `HFR_BINARY` when set (the device tests
+    /// in the emulated guest run a release build: real time there needs it).
     public static var hfrPath: String {
+        if let path = ProcessInfo.processInfo.environment["HFR_BINARY"], !path.isEmpty { return path }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         return exe.deletingLastPathComponent().appendingPathComponent("hfr").path
     }

@@ -1,0 +1,67 @@
+import HFRCapture
+import HFRMedia
+
+/// `hfr formats [--device D] [--json]`: every mode of a camera with its frame-rate range.
+public struct FormatsCommand: Command {
+    public static let name = "formats"
+    public static let abstract = "List a camera's modes (pixel format × size × frame rates); mark the max-fps one."
+    public static let discussion = """
+        Every pixel format × frame size × frame interval the driver enumerates (discrete, stepwise
+        or continuous) — in AVFoundation's terms each format with its videoSupportedFrameRateRanges.
+        The mode record --fps max would take is marked with *, and the device is said to support
+        high frame rate when some mode goes above 30 fps. Rates are exact (60000/1001 in --json).
+        Formats hfr cannot record (compressed streams other than MJPEG, exotic layouts) are listed
+        and marked.
+
+        --controls also lists the device's controls with their v4l2-ctl names, ranges and values,
+        as record --control takes them.
+
+        --json writes {"schema": "hfr.formats/1", ...}: see docs/devices-json.md.
+
+        Exit codes: 0 ok, 64 usage, 69 device missing, busy, not permitted or not a capture device.
+        """
+    public static let options: [OptionSpec] = [
+        .value("device", "D", help: "Capture device: path, number, or part of its name (default: the first)."),
+        .flag("controls", help: "Also list the device's controls."),
+        .flag("json", help: "Write machine-readable JSON to stdout."),
+    ]
+
+    let device: String?
+    let json: Bool
+    let listControls: Bool
+
+    public init(_ arguments: ParsedArguments) throws(HFRError) {
+        device = arguments.value("device")
+        json = arguments.flag("json")
+        listControls = arguments.flag("controls")
+    }
+
+    public func run() throws(HFRError) {
+        let path: String
+        if let device {
+            path = try CameraSetup.path(for: device)
+        } else if case .device(let p) = try RecordCommand.firstCaptureDevice() {
+            path = p
+        } else {
+            return
+        }
+        let device = try CameraSetup.open(path)
+        let formats: [V4L2FormatModes]
+        let controls: [V4L2Control]
+        do {
+            formats = try device.formatModes()
+            controls = listControls ? try device.controls() : []
+        } catch {
+            throw CameraSetup.error(error)
+        }
+        let modes = formats.flatMap { $0.modes(device: nil) }
+        let best = try? ModeSelector(modes: modes).select(.init(rate: nil))
+        let values = controls.map { c in (c, c.isSimple && !c.isButton ? try? device.value(of: c) : nil) }
+        if json {
+            Console.output(
+                FormatsJSON.document(device: device, formats: formats, best: best, controls: values).rendered + "\n")
+        } else {
+            Console.output(FormatsText.document(device: device, formats: formats, best: best, controls: values))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+extension DeviceTests {
+    @Suite struct CameraRecord {
+        /// Empty slots on the 1/rate grid between consecutive frame times.
+        static func gridGaps(_ times: [Double], rate: Double) -> Int {
+            zip(times, times.dropFirst()).reduce(0) { $0 + max(0, Int((($1.1 - $1.0) * rate).rounded()) - 1) }
+        }
+
+        @Test func sixtyFramesPerSecondForFiveSeconds() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let out = dir.path("cam.mp4")
+            // Under emulation the first run of each code path is slow (qemu translates it): warm up.
+            _ = try Tool.hfr([
+                "record", dir.path("warm.mp4"), "--device", Guest.camera, "--frames", "60", "--audio", "none",
+            ])
+            try FileManager.default.removeItem(atPath: dir.path("warm.mp4"))
+            let r = try Tool.hfr([
+                "record", out, "--device", Guest.camera, "--fps", "60", "--duration", "5", "--audio", "none",
+                "--late-frames", "queue", "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try Tool.json(r.stdout)
+            let frames = try FFprobe.count(out, decoding: true)
+            let drops = report["framesDroppedByDevice"] as? Int ?? -1
+            // Every one of the 300 slots is either a frame in the file or a drop the driver reported.
+            #expect(abs(frames + drops - 300) <= 2, "frames: \(frames), camera drops \(drops)")
+            #expect(report["framesCorrupt"] as? Int == 0)
+            #expect(report["framesDroppedLate"] as? Int == 0)
+            #expect(try Guest.stream(out, "v:0", "r_frame_rate") == "60/1")
+            // The pts follow the driver's frames: one slot of 1/60 s each, strictly rising, and the
+            // empty slots are exactly the drops hfr reported from v4l2_buffer.sequence.
+            let times = try Guest.frameTimes(out)
+            #expect(times.count == frames)
+            #expect(CameraRecord.gridGaps(times, rate: 60) == drops)
+            let steps = zip(times, times.dropFirst()).map { ($1 - $0) * 60 }
+            #expect(steps.allSatisfy { $0 > 0.97 && abs($0 - $0.rounded()) < 0.06 }, "pts off the 1/60 s grid")
+            // hfr itself never fell behind: its capture queue never filled, so a frame the driver
+            // skipped was not one hfr failed to take.
+            let depth = report["maxQueueDepth"] as? Int ?? 99
+            let capacity = report["queueCapacity"] as? Int ?? 0
+            #expect(depth < capacity, "capture queue reached \(depth) of \(capacity)")
+            // vivid's frame thread runs inside the emulated guest: when the guest's CPUs are busy it
+            // wakes late and skips single sequence numbers (measured: v4l2-ctl alone loses 0 of 300
+            // frames on an idle guest, 7 of 300 while hfr encodes the test source beside it). On
+            // real hardware or an idle guest the count is 0; under TCG it is a known, measured limit.
+            withKnownIssue("vivid under TCG emulation skips frames when the guest CPU is busy", isIntermittent: true) {
+                #expect(drops == 0, "camera drops: \(drops)")
+            }
+            #expect(drops <= 15, "more than 5 % dropped: \(drops)")
+            print(
+                "vivid 60 fps 5 s: \(frames) frames, camera drops \(drops), queue \(depth)/\(capacity),",
+                "\(report["wallSeconds"]!) s wall")
+        }
+
+        @Test func driverDropsAreCountedFromSequenceGaps() throws {
+            try Guest.resetFaults()
+            try Guest.set("percentage_of_dropped_buffers", 10)
+            defer { try? Guest.resetFaults() }
+            let dir = try TemporaryDirectory()
+            let out = dir.path("drops.mp4")
+            let r = try Tool.hfr([
+                "record", out, "--device", Guest.camera, "--fps", "60", "--duration", "5", "--audio", "none", "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try Tool.json(r.stdout)
+            let reported = report["framesDroppedByDevice"] as? Int ?? -1
+            let times = try Guest.frameTimes(out)
+            let gaps = CameraRecord.gridGaps(times, rate: 60)
+            let slots = times.count + gaps
+            // The file's own gaps (from ffprobe) agree with hfr's count (from v4l2_buffer.sequence).
+            #expect(abs(reported - gaps) <= max(1, slots / 100), "reported \(reported), gaps in the file \(gaps)")
+            #expect(
+                Double(reported) > 0.04 * Double(slots) && Double(reported) < 0.16 * Double(slots),
+                "\(reported) of \(slots)")
+            #expect(r.stderr.contains("camera dropped \(reported)"))
+            print("vivid 10 % dropped buffers: reported \(reported), file gaps \(gaps), of \(slots) slots")
+        }
+
+        @Test func aModeThatCannotReachTheRateIsRefused() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let r = try Tool.hfr([
+                "record", dir.path("x.mp4"), "--device", Guest.camera, "--fps", "30", "--size", "640x480",
+            ])
+            #expect(r.status == 69)
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(r.stderr.contains("640x480 reaches 25 fps at most"))
+            #expect(r.stderr.contains("30 fps is offered at 320x180, 640x360"))
+            #expect(try dir.contents().isEmpty)
+        }
+
+        @Test func gainAndNamedControlsReachTheDriver() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let r = try Tool.hfr([
+                "record", dir.path("c.mp4"), "--device", Guest.camera, "--frames", "10", "--audio", "none",
+                "--gain", "77", "--control", "brightness=140",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let gain = try Tool.run("v4l2-ctl", ["-d", Guest.camera, "-C", "gain,brightness"])
+            #expect(gain.stdout.contains("gain: 77") && gain.stdout.contains("brightness: 140"), "\(gain.stdout)")
+            _ = try Tool.run("v4l2-ctl", ["-d", Guest.camera, "-c", "brightness=128"])
+        }
+
+        @Test(arguments: [
+            (["--exposure", "1/500"], "has no exposure control"),
+            (["--focus", "auto"], "has no automatic focus control"),
+            (["--control", "no_such_control=1"], "has no control 'no_such_control'"),
+            (["--gain", "100000"], "gain 100000 is out of range"),
+        ])
+        func controlsTheCameraLacksAreClearErrors(arguments: [String], message: String) throws {
+            let dir = try TemporaryDirectory()
+            let r = try Tool.hfr(["record", dir.path("c.mp4"), "--device", Guest.camera, "--frames", "10"] + arguments)
+            #expect(r.status != 0 && r.status != 1)
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").first.map { $0.hasPrefix("Error: ") } ?? false)
+            #expect(try dir.contents().isEmpty)
+        }
+    }
+}

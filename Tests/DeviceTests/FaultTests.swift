@@ -1,0 +1,149 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+extension DeviceTests {
+    /// vivid's fault-injection controls, pressed by v4l2-ctl while hfr records.
+    @Suite struct Faults {
+        /// Starts a long recording, waits `seconds` of capture, presses `control`, and returns hfr's
+        /// result with the output path.
+        func recordAndPress(_ control: String, after seconds: Double, in dir: TemporaryDirectory) throws -> (
+            ToolResult, String
+        ) {
+            let out = dir.path("fault.mp4")
+            let hfr = try BackgroundProcess(
+                Tool.hfrPath,
+                ["record", out, "--device", Guest.camera, "--fps", "60", "--duration", "60", "--audio", "none"],
+                directory: dir)
+            #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 20))
+            usleep(UInt32(seconds * 1_000_000))
+            try Guest.set(control, 1)
+            let result = hfr.wait()
+            return (result, out)
+        }
+
+        @Test func unplugStopsCleanlyAndKeepsEveryFrame() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let (r, out) = try recordAndPress("disconnect", after: 2, in: dir)
+            #expect(r.status == 69, "\(r.stderr)")
+            #expect(r.stderr.contains("\(Guest.camera): lost after"), "\(r.stderr)")
+            #expect(r.stderr.contains("disconnected"), "\(r.stderr)")
+            let kept = Int(r.stderr.split(separator: " ").drop { $0 != "after" }.dropFirst().first ?? "") ?? -1
+            // The finished file (not the partial one) holds every frame encoded before the unplug.
+            #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["fault.mp4"])
+            let decoded = try FFprobe.count(out, decoding: true)
+            #expect(decoded == kept && kept >= 90, "kept \(kept), decoded \(decoded)")
+            let check = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-f", "null", "-"])
+            #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
+            #expect(Guest.waitForCamera(), "vivid reconnects once every handle is closed")
+            print("unplug after 2 s: \(kept) frames kept and decoded")
+        }
+
+        @Test func fatalStreamingErrorIsNamedAndNothingIsLost() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let (r, out) = try recordAndPress("inject_fatal_streaming_error", after: 2, in: dir)
+            #expect(r.status == 69, "\(r.stderr)")
+            #expect(r.stderr.contains("lost after") && r.stderr.contains("VIDIOC_DQBUF"), "\(r.stderr)")
+            let decoded = try FFprobe.count(out, decoding: true)
+            #expect(decoded >= 90, "\(decoded) frames kept")
+        }
+
+        @Test func refusedStreamOnLeavesNothing() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            try Guest.set("inject_vidioc_streamon_error", 1)
+            let r = try Tool.hfr(["record", dir.path("x.mp4"), "--device", Guest.camera, "--frames", "30"])
+            #expect(r.status == 69, "\(r.stderr)")
+            // The chosen mode is announced first; the error is then one line.
+            let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+            #expect(errors.count == 1 && errors[0].contains("VIDIOC_STREAMON"), "\(r.stderr)")
+            #expect(try dir.contents().isEmpty)
+            // The fault was for one STREAMON: the next recording works.
+            let again = try Tool.hfr(["record", dir.path("y.mp4"), "--device", Guest.camera, "--frames", "30"])
+            #expect(again.status == 0, "\(again.stderr)")
+        }
+
+        /// vivid starts the sequence 128 frames before 2^32, and the 64-bit (1) or 32-bit-seconds
+        /// (2) timestamp 16 s before it wraps: the recordings run past both.
+        @Test(arguments: [
+            ("wrap_sequence_number", 1, 30, 6), ("wrap_timestamp", 1, 10, 20), ("wrap_timestamp", 2, 10, 20),
+        ])
+        func wrappingCountersGiveNoFalseDrops(control: String, value: Int, fps: Int, seconds: Int) throws {
+            try Guest.resetFaults()
+            try Guest.set(control, value)
+            defer { try? Guest.resetFaults() }
+            let dir = try TemporaryDirectory()
+            let out = dir.path("wrap.mp4")
+            let r = try Tool.hfr([
+                "record", out, "--device", Guest.camera, "--fps", "\(fps)", "--size", "320x180", "--duration",
+                "\(seconds)", "--audio", "none", "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try Tool.json(r.stdout)
+            #expect(report["framesDroppedByDevice"] as? Int == 0, "\(r.stderr)")
+            let times = try Guest.frameTimes(out)
+            #expect(abs(times.count - seconds * fps) <= 2, "\(times.count) frames")
+            let step = 1 / Double(fps)
+            #expect(
+                zip(times, times.dropFirst()).allSatisfy { abs(($1 - $0) - step) < 0.001 }, "pts rise by 1/\(fps) s")
+            print(
+                "\(control)=\(value): \(times.count) frames, drops 0, "
+                    + "timestamp jumps \(report["timestampDiscontinuities"]!)")
+        }
+
+        @Test func framesFlaggedWithErrorsAreCountedAndSkipped() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let out = dir.path("err.mp4")
+            let hfr = try BackgroundProcess(
+                Tool.hfrPath,
+                [
+                    "record", out, "--device", Guest.camera, "--fps", "30", "--duration", "4", "--audio", "none",
+                    "--json",
+                ], directory: dir)
+            #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 20))
+            usleep(1_000_000)
+            try Guest.set("inject_v4l2_buf_flag_error", 1)
+            let r = hfr.wait()
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try Tool.json(r.stdout)
+            #expect(report["framesCorrupt"] as? Int == 1, "\(r.stderr)")
+            #expect(report["framesDroppedByDevice"] as? Int == 0, "an error frame is not a drop")
+            #expect(r.stderr.contains("1 corrupt skipped"))
+            let decoded = try FFprobe.count(out, decoding: true)
+            #expect(decoded == report["framesEncoded"] as? Int)
+        }
+
+        @Test func reducedFrameRateIsRecordedAsExactly60000Over1001() throws {
+            try Guest.resetFaults()
+            try Guest.set("reduced_framerate", 1, on: Guest.hdmi)
+            defer { try? Guest.resetFaults() }
+            let dir = try TemporaryDirectory()
+            let out = dir.path("ntsc.mp4")
+            // The HDMI input's 720p60 timings at 1000/1001: the driver says 12375/741758 s per frame.
+            let parm = try Tool.run("v4l2-ctl", ["-d", Guest.hdmi, "--get-parm"])
+            #expect(parm.stdout.contains("59.940"), "\(parm.stdout)")
+            let r = try Tool.hfr([
+                "record", out, "--device", Guest.hdmi, "--fps", "60000/1001", "--size", "320x180", "--frames", "30",
+                "--audio", "none", "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try Tool.json(r.stdout)["frameRate"] as? String == "60000/1001")
+            #expect(try Guest.stream(out, "v:0", "r_frame_rate") == "60000/1001")
+            // Asking for 60 on that input is refused, naming the 59.94 it offers.
+            let sixty = try Tool.hfr([
+                "record", dir.path("x.mp4"), "--device", Guest.hdmi, "--fps", "60", "--size", "320x180",
+            ])
+            #expect(sixty.status == 69 && sixty.stderr.contains("reaches 59.94 fps at most"), "\(sixty.stderr)")
+        }
+    }
+}
+
+/// Where `hfr record` writes while recording.
+enum RecordPartial {
+    static func path(_ output: String) -> String {
+        (output as NSString).deletingPathExtension + ".partial.mp4"
+    }
+}

@@ -1,0 +1,111 @@
+import CV4L2
+import HFRCapture
+import HFRMedia
+import Testing
+
+/// A webcam shaped like vivid's: the top rate falls with the size, in every format.
+private func webcam(formats: [String]) -> [V4L2Mode] {
+    let sizes: [(Int, Int, [Rational])] = [
+        (320, 180, [Rational(1, 60), Rational(1, 50), Rational(1, 30), Rational(1, 25)]),
+        (640, 360, [Rational(1, 30), Rational(1, 25)]),
+        (640, 480, [Rational(1, 25), Rational(1, 15)]),
+        (1280, 720, [Rational(2, 25), Rational(1, 10)]),
+    ]
+    return formats.flatMap { f in
+        sizes.map { w, h, intervals in
+            V4L2Mode(format: V4L2PixelFormat(f), width: w, height: h, intervals: intervals.map { .discrete($0) })
+        }
+    }
+}
+
+@Suite struct ModeSelectorTests {
+    let selector = ModeSelector(modes: webcam(formats: ["YUYV", "MJPG", "YU12", "NV12", "RGB3"]))
+
+    @Test func maxTakesTheHighestRateInYU12() throws {
+        let choice = try selector.select(.init(rate: nil))
+        #expect(choice.rate == Rational(60))
+        #expect(choice.mode.format.fourCC == "YU12")
+        #expect(choice.mode.width == 320 && choice.mode.height == 180)
+    }
+
+    @Test(arguments: [
+        (["YUYV", "YU12"], "YU12"), (["NV12", "YUYV"], "NV12"), (["MJPG", "YUYV"], "YUYV"), (["RGB3", "MJPG"], "MJPG"),
+        (["RGB3"], "RGB3"),
+    ])
+    func formatPreferenceBreaksTies(formats: [String], expected: String) throws {
+        let choice = try ModeSelector(modes: webcam(formats: formats)).select(.init(rate: nil))
+        #expect(choice.mode.format.fourCC == expected)
+    }
+
+    @Test func aHigherRateBeatsAPreferredFormat() throws {
+        var modes = webcam(formats: ["YU12"])
+        modes.append(
+            V4L2Mode(format: V4L2PixelFormat("MJPG"), width: 320, height: 180, intervals: [.discrete(Rational(1, 90))]))
+        let choice = try ModeSelector(modes: modes).select(.init(rate: nil))
+        #expect(choice.mode.format.fourCC == "MJPG" && choice.rate == Rational(90))
+    }
+
+    @Test func fixedRateTakesTheLargestSizeReachingIt() throws {
+        let choice = try selector.select(.init(rate: Rational(25)))
+        #expect(choice.mode.width == 640 && choice.mode.height == 480)
+        #expect(choice.mode.format.fourCC == "YU12")
+        #expect(choice.rate == Rational(25))
+    }
+
+    @Test func ratesAreExact() throws {
+        // 12.5 fps is 2/25 s; 60000/1001 is not offered, 60 is.
+        #expect(try selector.select(.init(rate: Rational(25, 2))).mode.width == 1280)
+        #expect(throws: ModeSelector.Failure.self) { try selector.select(.init(rate: Rational(60000, 1001))) }
+    }
+
+    @Test func sizeThatCannotReachTheRateIsRefusedWithAlternatives() {
+        do {
+            _ = try selector.select(.init(rate: Rational(30), size: (640, 480)))
+            Issue.record("640x480 at 30 fps was accepted")
+        } catch {
+            #expect(error.description.contains("640x480 reaches 25 fps at most"))
+            #expect(error.description.contains("30 fps is offered at 320x180, 640x360 (YU12)"))
+        }
+    }
+
+    @Test func unknownSizeAndFormatNameWhatExists() {
+        #expect(throws: ModeSelector.Failure.self) { try selector.select(.init(rate: nil, size: (800, 600))) }
+        do {
+            _ = try selector.select(.init(rate: nil, format: V4L2PixelFormat("NV21")))
+        } catch {
+            #expect(error.description.contains("no NV21 mode"))
+            #expect(error.description.contains("YU12"))
+        }
+    }
+
+    @Test func formatConstraintIsHonoured() throws {
+        let choice = try selector.select(.init(rate: nil, format: V4L2PixelFormat("YUYV")))
+        #expect(choice.mode.format.fourCC == "YUYV" && choice.rate == Rational(60))
+    }
+
+    @Test func stepwiseIntervalsOfferOnlyTheirSteps() {
+        let i = V4L2FrameInterval.stepwise(min: Rational(1, 120), max: Rational(1, 1), step: Rational(1, 120))
+        #expect(i.offers(Rational(120)))
+        #expect(i.offers(Rational(60)))
+        #expect(!i.offers(Rational(50)))
+        #expect(i.maxRate == Rational(120))
+        #expect(V4L2FrameInterval.continuous(min: Rational(1, 60), max: Rational(1)).offers(Rational(60000, 1001)))
+    }
+
+    @Test func pixelClockRatesReadAsTheRatesTheyStandFor() {
+        // vivid's 1280x720 HDMI timings at 1000/1001: 74175824 Hz over 1650×750 pixels.
+        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 12375, denominator: 741_758)) == Rational(1001, 60000))
+        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 1001, denominator: 30000)) == Rational(1001, 30000))
+        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 2, denominator: 25)) == Rational(2, 25))
+        #expect(
+            V4L2FrameInterval.interval(v4l2_fract(numerator: 1_000_000, denominator: 59_999_999)) == Rational(1, 60))
+        // 59.9 fps is neither.
+        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 10, denominator: 599)) == Rational(10, 599))
+    }
+
+    @Test func rateText() {
+        #expect(ModeSelector.rateText(Rational(60)) == "60")
+        #expect(ModeSelector.rateText(Rational(25, 2)) == "12.5")
+        #expect(ModeSelector.rateText(Rational(60000, 1001)) == "59.94")
+    }
+}
