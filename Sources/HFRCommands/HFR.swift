@@ -5,7 +5,7 @@ public enum HFR {
     public static let version = "0.1.0"
 
     /// Every subcommand, in the order `hfr --help` lists them.
-    public static let commands: [any Command.Type] = [RecordCommand.self, ProbeCommand.self]
+    public static let commands: [any Command.Type] = [RecordCommand.self, ExportCommand.self, ProbeCommand.self]
 
     /// Runs the command line `arguments` (without the program name); returns the exit code.
     public static func main(_ arguments: [String]) -> Int32 {

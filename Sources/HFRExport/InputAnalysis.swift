@@ -1,0 +1,88 @@
+import HFRMedia
+import HFRProbe
+
+/// What export needs to know about the input before writing anything, from one read of every
+/// packet (no decoding): capture rate, temporal structure, and the frames cuts can snap to.
+///
+/// Memory is constant: `Prober` keeps counters, and only a few times are remembered here.
+public struct InputAnalysis: Sendable {
+    public let report: ProbeReport
+    public let video: StreamInfo
+    public let videoStructure: ProbeReport.VideoStructure
+    public let audio: StreamInfo?
+    /// Capture frames per second and where the number came from.
+    public let captureRate: Rational
+    /// Presentation time of the earliest video frame: source time 0 of the time map.
+    public let origin: Rational
+    /// Where the last video frame ends, in source seconds from `origin`.
+    public let end: Rational
+    /// Source seconds (from `origin`) of the first base-layer frame (temporal id 0).
+    public let firstBaseLayerTime: Rational?
+    /// Keyframe at or before the requested range start, and the first keyframe at or after its end.
+    public let keyframeBeforeStart: Rational?
+    public let keyframeAfterEnd: Rational?
+    /// Whether decode order differs from presentation order (B-frames).
+    public let hasReordering: Bool
+
+    /// Reads `path` (`fileSize` bytes); `range` gives the times keyframes are looked up for.
+    public static func analyze(
+        path: String, fileSize: Int64, range: (start: Rational, end: Rational?)?
+    ) throws(ExportFailure) -> InputAnalysis {
+        var firstTime: Rational?
+        var firstBase: Rational?
+        var keyBefore: Rational?
+        var keyAfter: Rational?
+        var reordering = false
+        var lastDts: Int64?
+        let report: ProbeReport
+        do {
+            // Times are taken relative to the first frame read; with B-frames that is the first
+            // keyframe, which is also the earliest presented frame in the files export accepts.
+            report = try Prober.probe(path: path, fileSize: fileSize) { frame in
+                if let pts = frame.pts, let dts = frame.dts, pts != dts { reordering = true }
+                if let dts = frame.dts, let last = lastDts, dts < last { reordering = true }
+                lastDts = frame.dts ?? lastDts
+                if firstTime == nil, let t = frame.time { firstTime = t }
+                guard let t = frame.time, let origin = firstTime else { return }
+                let relative = t - origin
+                if frame.structure?.temporalID == 0 || frame.structure?.temporalID == nil,
+                    firstBase == nil || relative < firstBase!
+                {
+                    firstBase = relative
+                }
+                if frame.isKeyframe, let r = range {
+                    if relative <= r.start, keyBefore.map({ relative > $0 }) ?? true { keyBefore = relative }
+                    if let e = r.end, relative >= e, keyAfter.map({ relative < $0 }) ?? true { keyAfter = relative }
+                }
+            }
+        } catch {
+            switch error {
+            case .av(let f): throw .reading(f)
+            case .truncated(let stream, let read, let declared):
+                throw .badInput("truncated: stream #\(stream) has \(read) of the \(declared) frames its index lists")
+            case .corruptPacket(let stream, let frame, let position):
+                let at = position.map { " at byte \($0)" } ?? ""
+                throw .badInput("truncated or corrupt: stream #\(stream) frame \(frame)\(at) is incomplete")
+            }
+        }
+        guard let structure = report.video else { throw .badInput("no video stream") }
+        let video = report.streams[structure.streamIndex].info
+        guard video.codecName == "h264" else {
+            throw .badInput("video is \(video.codecName), not H.264 (export works on H.264 only)")
+        }
+        guard structure.frameCount > 0 else { throw .badInput("the video stream has no frames") }
+        guard let capture = structure.captureFrameRate, structure.captureFrameRateSource != .unknown else {
+            throw .badInput("capture rate unknown: no com.android.capture.fps tag and no frame timestamps")
+        }
+        let stream = report.streams[structure.streamIndex]
+        guard let firstPts = stream.firstPts, let duration = stream.measuredDuration, duration > Rational(0) else {
+            throw .badInput("capture rate unknown: the video frames carry no timestamps")
+        }
+        let origin = Rational.seconds(firstPts, in: video.timeBase)
+        return InputAnalysis(
+            report: report, video: video, videoStructure: structure,
+            audio: report.streams.first { $0.info.kind == .audio }?.info,
+            captureRate: capture, origin: origin, end: duration, firstBaseLayerTime: firstBase,
+            keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering)
+    }
+}
