@@ -1,0 +1,90 @@
+import Foundation
+
+/// Independent checks of produced media: ffprobe packet hashes, ffmpeg decoding, numpy FFTs.
+public enum MediaChecks {
+    /// One packet as ffprobe reports it.
+    public struct PacketInfo: Sendable, Equatable {
+        public let time: Double
+        public let hash: String
+    }
+
+    /// Every packet of `stream` in file (decode) order, with the MD5 of its payload.
+    public static func packets(_ path: String, stream: String = "v:0") throws -> [PacketInfo] {
+        let r = try Tool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", stream, "-show_data_hash", "MD5", "-show_entries",
+                "packet=pts_time,data_hash", "-of", "csv=p=0", path,
+            ])
+        return r.stdout.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",")
+            guard let hash = fields.first(where: { $0.hasPrefix("MD5:") }),
+                let time = fields.compactMap({ Double($0) }).first
+            else { return nil }
+            return PacketInfo(time: time, hash: String(hash))
+        }
+    }
+
+    /// What ffmpeg prints at `-v error` while decoding every stream (empty = decodes cleanly).
+    public static func decodeErrors(_ path: String) throws -> String {
+        let r = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-"])
+        return r.status == 0 ? r.stderr : "exit \(r.status): \(r.stderr)"
+    }
+
+    /// A stream's duration (`stream=duration`) in seconds; -1 when absent.
+    public static func duration(_ path: String, stream: String) throws -> Double {
+        let r = try Tool.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", stream, "-show_entries", "stream=duration", "-of", "csv=p=0", path])
+        return Double(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// One `stream=` entry (e.g. `r_frame_rate`) as text.
+    public static func entry(_ path: String, stream: String, _ name: String) throws -> String {
+        let r = try Tool.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", stream, "-show_entries", "stream=\(name)", "-of", "csv=p=0", path])
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Decoded audio samples of the first audio stream (mono mix, 48 kHz) measured by numpy:
+    /// the dominant frequency (Hann window, parabolic peak interpolation) of [from, from + length)
+    /// seconds, the sample count, and the times (s) where the level rises above 10 % of its peak
+    /// after at least 50 ms below it (burst onsets).
+    public static func audioAnalysis(_ path: String, from: Double, length: Double) throws -> AudioAnalysis {
+        let script = """
+            import sys, subprocess, numpy as np
+            raw = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", sys.argv[1], "-map", "0:a:0",
+                                  "-f", "f32le", "-ac", "1", "-ar", "48000", "-"], capture_output=True).stdout
+            x = np.frombuffer(raw, dtype=np.float32).astype(np.float64)
+            rate = 48000
+            a = int(float(sys.argv[2]) * rate); n = int(float(sys.argv[3]) * rate)
+            seg = x[a:a + n]
+            spec = np.abs(np.fft.rfft(seg * np.hanning(len(seg)))) + 1e-12
+            k = int(np.argmax(spec[1:-1])) + 1
+            l, m, r = np.log(spec[k - 1]), np.log(spec[k]), np.log(spec[k + 1])
+            freq = (k + 0.5 * (l - r) / (l - 2 * m + r)) * rate / len(seg)
+            loud = np.abs(x) > 0.1 * np.max(np.abs(x))
+            onsets = []
+            idx = np.flatnonzero(loud)
+            if len(idx):
+                gaps = np.diff(idx) > int(0.05 * rate)
+                starts = np.concatenate(([idx[0]], idx[1:][gaps]))
+                onsets = [s / rate for s in starts]
+            print(freq); print(len(x)); print(" ".join(f"{t:.6f}" for t in onsets))
+            """
+        let r = try Tool.run("python3", ["-c", script, path, String(from), String(length)])
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 3, let f = Double(lines[0]), let n = Int(lines[1]) else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: ["stderr": r.stderr])
+        }
+        return AudioAnalysis(
+            frequency: f, sampleCount: n, onsets: lines[2].split(separator: " ").compactMap { Double($0) })
+    }
+
+    public struct AudioAnalysis: Sendable {
+        public let frequency: Double
+        public let sampleCount: Int
+        public let onsets: [Double]
+    }
+}
