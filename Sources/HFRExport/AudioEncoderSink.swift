@@ -62,6 +62,11 @@ final class AudioEncoderSink {
     private func send(_ frame: Frame?, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {
         _ = try encoder.send(frame)
         while case .value = try encoder.receive(into: packet) {
+            // The last packet covers a whole AAC frame; its duration is cut to the real samples so
+            // the container's edit list ends the track exactly where the audio ends.
+            if let pts = packet.pts, pts + packet.duration > samplesSent {
+                packet.pointer.pointee.duration = max(0, samplesSent - pts)
+            }
             packet.rescaleTimestamps(from: timeBase, to: muxer.timeBase(ofStream: stream))
             packet.pointer.pointee.stream_index = Int32(stream)
             try muxer.write(packet)

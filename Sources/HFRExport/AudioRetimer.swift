@@ -4,12 +4,16 @@ import HFRMedia
 /// Makes the output's audio: decodes the source track, lines it up with the video's source time,
 /// stretches each segment of the time map to exactly the samples its output span holds, and encodes.
 ///
-/// Exact lengths per segment keep A/V sync at every ramp boundary: a segment from source time a to b
-/// produces round(map(b)·R) − round(map(a)·R) samples, padded or cut by at most a few milliseconds.
+/// Each segment has its own stretcher, and its output is cut or padded to exactly
+/// round(map(b)·R) − round(map(a)·R) samples for source span [a, b): A/V sync cannot drift across
+/// ramp boundaries. (One Rubber Band instance with a key-frame map for the whole ramp was tried:
+/// it eases into a new ratio and placed sound up to 32 ms early just after a boundary.)
 final class AudioRetimer {
     /// A stretch of source samples that becomes `outputCount` output samples with one stretcher.
     struct Piece {
+        var sourceStart: Int64
         var sourceEnd: Int64
+        var outputStart: Int64
         var outputCount: Int64
         var speed: Rational
     }
@@ -24,10 +28,14 @@ final class AudioRetimer {
     private var aligner: AudioAligner
     private let pieces: [Piece]
     private var pieceIndex = 0
-    private var stretcher: AudioStretcher?
+    private var stretchers: [AudioStretcher?]
     private var produced: Int64 = 0
-    private var spectral: SpectralStretcher?
     private let decoded: Frame
+
+    /// Key frames per second of source audio in each spectral stretcher's map: they pin the exact
+    /// linear map inside a segment, since Rubber Band's offline stretch otherwise spreads the ratio
+    /// unevenly (less over onsets, more over steady sound).
+    static let keyFramesPerSecond: Int64 = 10
 
     /// Total output samples.
     let outputSamples: Int64
@@ -53,38 +61,55 @@ final class AudioRetimer {
         func sourceSample(_ t: Rational) -> Int64 { ((t - plan.start) * r).rounded() }
         func outputSample(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - base) * r).rounded() }
         var pieces: [Piece] = []
-        var previousOutput: Int64 = 0
         for s in plan.map.segments {
+            let start = max(s.start, plan.start)
             let end = min(s.end ?? plan.end, plan.end)
-            guard end > plan.start, s.start < plan.end else { continue }
-            let out = outputSample(end)
-            pieces.append(Piece(sourceEnd: sourceSample(end), outputCount: out - previousOutput, speed: s.speed))
-            previousOutput = out
+            guard end > start else { continue }
+            let out = outputSample(start)
+            pieces.append(
+                Piece(
+                    sourceStart: sourceSample(start), sourceEnd: sourceSample(end), outputStart: out,
+                    outputCount: outputSample(end) - out, speed: s.speed))
         }
         self.pieces = pieces
-        outputSamples = previousOutput
+        outputSamples = pieces.last.map { $0.outputStart + $0.outputCount } ?? 0
         aligner = AudioAligner(
             sampleRate: sampleRate, channels: channels, start: plan.start + origin, total: sourceSample(plan.end))
+        stretchers = Array(repeating: nil, count: pieces.count)
         if algorithm == .spectral {
-            // One stretcher for the whole map; its key frames pin each segment boundary.
-            var keyFrames: [(Int, Int)] = []
-            var outputSoFar: Int64 = 0
-            for p in pieces.dropLast() {
-                outputSoFar += p.outputCount
-                keyFrames.append((Int(p.sourceEnd), Int(outputSoFar)))
+            // Offline Rubber Band studies its whole input first, so these exist before the study pass.
+            let spacing = Int64(sampleRate) / AudioRetimer.keyFramesPerSecond
+            for (i, p) in pieces.enumerated() where p.speed != Rational(1) {
+                let length = p.sourceEnd - p.sourceStart
+                let keyFrames = stride(from: spacing, to: length, by: Int(spacing)).map { k in
+                    (Int(k), Int((Rational(k * p.outputCount, max(1, length))).rounded()))
+                }
+                stretchers[i] = SpectralStretcher(
+                    sampleRate: sampleRate, channels: channels,
+                    ratio: length > 0 ? Double(p.outputCount) / Double(length) : 1, expectedInput: Int(length),
+                    keyFrames: keyFrames)
             }
-            let total = pieces.last?.sourceEnd ?? 0
-            spectral = SpectralStretcher(
-                sampleRate: sampleRate, channels: channels,
-                ratio: total > 0 ? Double(outputSamples) / Double(total) : 1, expectedInput: Int(total),
-                keyFrames: keyFrames)
         }
     }
 
     /// Spectral only: the study pass over the whole track, from its own reader of `path`.
     func study(path: String, streamIndex: Int) throws(ExportFailure) {
-        guard let spectral else { return }
+        guard algorithm == .spectral else { return }
         var aligner = self.aligner
+        var piece = 0
+        var position: Int64 = 0
+        func feed(_ chunk: AudioChunk) {
+            var offset = 0
+            while offset < chunk.count, piece < pieces.count {
+                let n = Int(min(Int64(chunk.count - offset), pieces[piece].sourceEnd - position))
+                let part = n == chunk.count ? chunk : chunk.slice(offset, offset + n)
+                position += Int64(n)
+                offset += n
+                let isEnd = position >= pieces[piece].sourceEnd
+                (stretchers[piece] as? SpectralStretcher)?.study(part, isFinal: isEnd)
+                if isEnd { piece += 1 }
+            }
+        }
         do {
             let demuxer = try Demuxer(url: path)
             demuxer.discardStreams(except: [streamIndex])
@@ -99,12 +124,11 @@ final class AudioRetimer {
                 guard !more || packet.streamIndex == streamIndex else { continue }
                 _ = try decoder.send(more ? packet : nil)
                 while case .value = try decoder.receive(into: frame) {
-                    let chunk = aligner.align(frames.chunk(from: frame), at: time(of: frame))
-                    if !chunk.isEmpty { spectral.study(chunk, isFinal: false) }
+                    feed(aligner.align(frames.chunk(from: frame), at: time(of: frame)))
                     frame.unref()
                 }
             }
-            spectral.study(aligner.remainder(), isFinal: true)
+            feed(aligner.remainder())
         } catch {
             throw .reading(error)
         }
@@ -158,10 +182,9 @@ final class AudioRetimer {
         var offset = 0
         while offset < chunk.count, pieceIndex < pieces.count {
             let piece = pieces[pieceIndex]
-            let room = Int(piece.sourceEnd - aligner.routed)
-            let n = min(room, chunk.count - offset)
+            let n = Int(min(piece.sourceEnd - aligner.routed, Int64(chunk.count - offset)))
             if n > 0 {
-                let part = chunk.slice(offset, offset + n)
+                let part = n == chunk.count ? chunk : chunk.slice(offset, offset + n)
                 try emit(try currentStretcher().process(part), muxer, stream)
                 aligner.routed += Int64(n)
                 offset += n
@@ -171,41 +194,35 @@ final class AudioRetimer {
     }
 
     private func currentStretcher() throws(ExportFailure) -> AudioStretcher {
-        if let stretcher { return stretcher }
+        if let made = stretchers[pieceIndex] { return made }
         let piece = pieces[pieceIndex]
         let made: AudioStretcher
         switch algorithm {
-        case .spectral: made = spectral!
+        case _ where piece.speed == Rational(1): made = PassthroughStretcher()
         case .timeDomain: made = try TimeDomainStretcher(tempo: piece.speed, sampleRate: sampleRate, channels: channels)
         case .varispeed: made = try VarispeedStretcher(speed: piece.speed, sampleRate: sampleRate, channels: channels)
-        case .mute: preconditionFailure("mute has no audio track")
+        case .spectral, .mute: preconditionFailure("spectral stretchers are made up front; mute has no audio")
         }
-        stretcher = made
+        stretchers[pieceIndex] = made
         return made
     }
 
-    /// Ends the current piece: the stretcher's tail, then cut or padded to its exact length.
-    /// With `spectral` one stretcher spans every piece, so only the last piece flushes it.
+    /// Ends the current piece: the stretcher's tail, then padded to its exact length.
     private func closePiece(_ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        let isLast = pieceIndex == pieces.count - 1
-        if algorithm != .spectral || isLast {
-            try emit(try currentStretcher().finish(), muxer, stream)
-            stretcher = nil
-        }
-        let target = pieces[0...pieceIndex].reduce(Int64(0)) { $0 + $1.outputCount }
-        if algorithm != .spectral || isLast {
-            if produced < target {
-                try write(AudioChunk(silence: Int(target - produced), channels: channels), muxer, stream)
-            }
+        try emit(try currentStretcher().finish(), muxer, stream)
+        stretchers[pieceIndex] = nil
+        let piece = pieces[pieceIndex]
+        let target = piece.outputStart + piece.outputCount
+        if produced < target {
+            try write(AudioChunk(silence: Int(target - produced), channels: channels), muxer, stream)
         }
         pieceIndex += 1
     }
 
-    /// Writes stretched output, never past the end of the current piece (or the whole map for spectral).
+    /// Writes stretched output, never past the end of the current piece.
     private func emit(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        let limitPiece = algorithm == .spectral ? pieces.count - 1 : pieceIndex
-        let limit = pieces[0...min(limitPiece, pieces.count - 1)].reduce(Int64(0)) { $0 + $1.outputCount }
-        let n = Int(max(0, min(Int64(chunk.count), limit - produced)))
+        let piece = pieces[pieceIndex]
+        let n = Int(max(0, min(Int64(chunk.count), piece.outputStart + piece.outputCount - produced)))
         guard n > 0 else { return }
         try write(n == chunk.count ? chunk : chunk.slice(0, n), muxer, stream)
     }

@@ -18,7 +18,7 @@ final class SpectralStretcher: AudioStretcher {
     init(sampleRate: Int, channels: Int, ratio: Double, expectedInput: Int, keyFrames: [(Int, Int)]) {
         let options =
             RubberBandOptionProcessOffline.rawValue | RubberBandOptionThreadingNever.rawValue
-            | RubberBandOptionEngineFaster.rawValue
+            | RubberBandOptionEngineFiner.rawValue
         state = rubberband_new(UInt32(sampleRate), UInt32(channels), Int32(options), ratio, 1.0)
         self.channels = channels
         buffer = PlanarBuffer(channels: channels, capacity: SpectralStretcher.block)
