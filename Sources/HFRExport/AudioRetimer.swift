@@ -129,6 +129,8 @@ final class AudioRetimer {
                 }
             }
             feed(aligner.remainder())
+        } catch  where error.isInvalidData || error.operation.hasPrefix("avcodec") {
+            throw .badInput("corrupt audio (\(error.operation): \(error.message))")
         } catch {
             throw .reading(error)
         }

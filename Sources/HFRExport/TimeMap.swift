@@ -38,6 +38,13 @@ public struct TimeMap: Sendable, Equatable, CustomStringConvertible {
     /// A closed last segment is followed by real time (speed 1) to the end of the input.
     public init(segments: [Segment]) throws(Invalid) {
         guard let first = segments.first else { throw Invalid(description: "empty ramp") }
+        for s in segments {
+            if let end = s.end, end <= s.start {
+                throw Invalid(
+                    description:
+                        "segment \(TimeMap.seconds(s.start))-\(TimeMap.seconds(end)) runs backwards or is empty")
+            }
+        }
         guard first.start == Rational(0) else {
             throw Invalid(description: "the ramp must start at 0, not \(TimeMap.seconds(first.start))")
         }
