@@ -54,12 +54,16 @@ public final class ExportPipeline {
         let videoOut = try VideoOutput(
             demuxer: demuxer, muxer: muxer, info: video, plan: plan, origin: analysis.origin)
         var retimer: AudioRetimer? = nil
+        var audioCheck: AudioPacketCheck? = nil
         var audioIndex: Int? = nil
         if let audio {
             do {
                 if plan.copiesAudio {
                     audioIndex = try demuxer.withCodecParameters(ofStream: audio.index) { (p) throws(AVFailure) in
                         try muxer.addStream(copying: p, timeBase: audio.timeBase)
+                    }
+                    audioCheck = try demuxer.withCodecParameters(ofStream: audio.index) { (p) throws(AVFailure) in
+                        try AudioPacketCheck(parameters: p, timeBase: audio.timeBase)
                     }
                 } else {
                     let made = try demuxer.withCodecParameters(ofStream: audio.index) {
@@ -120,6 +124,7 @@ public final class ExportPipeline {
                 if let retimer {
                     try retimer.push(packet, to: muxer, stream: audioIndex)
                 } else {
+                    try audioCheck?.check(packet)
                     try copyAudio(
                         packet, info: audio, plan: plan, origin: analysis.origin, muxer: muxer, index: audioIndex)
                 }

@@ -34,6 +34,10 @@ import Testing
             prepare: { dir in try corrupted(dir, stream: "a:0") }, options: ["--conform", "30"], exitCode: 65,
             cause: "corrupt"),
         Case(
+            name: "corrupt audio packet, audio copied",
+            prepare: { dir in try corrupted(dir, stream: "a:0") }, options: ["--fps", "30"], exitCode: 65,
+            cause: "corrupt audio"),
+        Case(
             name: "truncated recording",
             prepare: { dir in
                 let source = try Data(contentsOf: URL(fileURLWithPath: try ExportInputs.sixSeconds.get()))
