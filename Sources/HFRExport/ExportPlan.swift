@@ -54,7 +54,7 @@ public struct ExportPlan: Sendable {
         if end > analysis.end { end = analysis.end }
 
         let structure = analysis.videoStructure
-        let strides = LayerPlan.losslessStrides(structure)
+        let strides = LayerPlan.losslessStrides(structure, evenCuts: analysis.evenCuts)
         let levelCount = LayerPlan.levelCount(structure)
         let usesTemporalID = structure.layerSignalling == .svcTemporalID
         var failures: [String] = []
@@ -156,5 +156,3 @@ public struct ExportPlan: Sendable {
 extension Int64 {
     var rational: Rational { Rational(self) }
 }
-
-private func abs(_ x: Double) -> Double { x < 0 ? -x : x }

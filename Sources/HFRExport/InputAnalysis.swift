@@ -23,6 +23,8 @@ public struct InputAnalysis: Sendable {
     public let keyframeAfterEnd: Rational?
     /// Whether decode order differs from presentation order (B-frames).
     public let hasReordering: Bool
+    /// Highest kept levels whose frames are evenly spaced to within a tick (see `GapRange`).
+    public let evenCuts: Set<Int>
 
     /// Reads `path` (`fileSize` bytes); `range` gives the times keyframes are looked up for.
     public static func analyze(
@@ -34,6 +36,7 @@ public struct InputAnalysis: Sendable {
         var keyAfter: Rational?
         var reordering = false
         var lastDts: Int64?
+        var gaps = [GapRange](repeating: GapRange(), count: 8)
         let report: ProbeReport
         do {
             // Times are taken relative to the first frame read; with B-frames that is the first
@@ -42,6 +45,11 @@ public struct InputAnalysis: Sendable {
                 if let pts = frame.pts, let dts = frame.dts, pts != dts { reordering = true }
                 if let dts = frame.dts, let last = lastDts, dts < last { reordering = true }
                 lastDts = frame.dts ?? lastDts
+                if let structure = frame.structure {
+                    // Levels as LayerPlan counts them: temporal id, else 1 for non-reference frames.
+                    let level = structure.temporalID ?? (structure.isDroppable ? 1 : 0)
+                    for cut in min(level, 7)..<8 { gaps[cut].keep(frame.pts) }
+                }
                 if firstTime == nil, let t = frame.time { firstTime = t }
                 guard let t = frame.time, let origin = firstTime else { return }
                 let relative = t - origin
@@ -79,10 +87,20 @@ public struct InputAnalysis: Sendable {
             throw .badInput("capture rate unknown: the video frames carry no timestamps")
         }
         let origin = Rational.seconds(firstPts, in: video.timeBase)
+        var rate = capture
+        // A rate measured from coarse timestamps (Matroska's milliseconds: 59000/983) is the
+        // container's declared rate when that is within 1 %: the exact value the timestamps round.
+        if structure.captureFrameRateSource == .measured,
+            let declared = video.realFrameRate ?? video.averageFrameRate,
+            abs(((declared - capture) / declared).doubleValue) < 0.01
+        {
+            rate = declared
+        }
         return InputAnalysis(
             report: report, video: video, videoStructure: structure,
             audio: report.streams.first { $0.info.kind == .audio }?.info,
-            captureRate: capture, origin: origin, end: duration, firstBaseLayerTime: firstBase,
-            keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering)
+            captureRate: rate, origin: origin, end: duration, firstBaseLayerTime: firstBase,
+            keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering,
+            evenCuts: Set(gaps.indices.filter { gaps[$0].isEven }))
     }
 }

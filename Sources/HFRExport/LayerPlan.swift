@@ -46,7 +46,8 @@ public struct LayerPlan: Sendable, Equatable {
     }
 
     /// Strides reachable by dropping whole upper levels, evenly spaced: stride → highest kept level.
-    public static func losslessStrides(_ v: ProbeReport.VideoStructure) -> [Int: Int] {
+    /// A cut is evenly spaced when the analysis says so exactly, or `evenCuts` (to within a tick).
+    public static func losslessStrides(_ v: ProbeReport.VideoStructure, evenCuts: Set<Int> = []) -> [Int: Int] {
         let count = levelCount(v)
         var strides = [1: count - 1]
         guard count > 1 else { return strides }
@@ -62,7 +63,9 @@ public struct LayerPlan: Sendable, Equatable {
             default:
                 entry = v.reachableRates.first { $0.description == "reference frames" }
             }
-            guard let entry, entry.isUniform, abs(entry.keptFrames * stride - v.frameCount) < stride else { continue }
+            guard let entry, entry.isUniform || evenCuts.contains(cut),
+                abs(entry.keptFrames * stride - v.frameCount) < stride
+            else { continue }
             strides[stride] = cut
         }
         return strides
