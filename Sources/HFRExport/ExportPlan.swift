@@ -10,6 +10,9 @@ public struct ExportPlan: Sendable {
     /// Source seconds from the first video frame: where the output starts and ends.
     public let start: Rational
     public let end: Rational
+    /// Copying: the earliest source time whose frames are written (a keyframe before `start`, shown
+    /// before output time 0 and hidden by an edit list); nil = every frame before `end`.
+    public let decodeStart: Rational?
     /// nil when the video is re-encoded.
     public let layers: LayerPlan?
     public let reencodeReason: String?
@@ -44,6 +47,7 @@ public struct ExportPlan: Sendable {
             throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
         }
         var notes: [String] = []
+        var decodeStart: Rational? = nil
         var start = settings.range?.start ?? Rational(0)
         var end = settings.range?.end ?? analysis.end
         guard start < analysis.end else {
@@ -90,11 +94,22 @@ public struct ExportPlan: Sendable {
         if isLossless {
             if start > Rational(0) {
                 let key = analysis.keyframeBeforeStart ?? Rational(0)
-                if key != start {
+                let format = OutputPath.containerFormat(for: settings.output)
+                if key != start, format == "mp4" || format == "mov" {
+                    // Decoding starts at the keyframe; the frames before the cut get negative times,
+                    // which the MP4/MOV edit list hides: an exact cut without re-encoding.
                     notes.append(
-                        "range start \(TimeMap.seconds(start)) s moved to \(TimeMap.seconds(key)) s, the keyframe before it (cut without re-encoding)"
+                        "range start \(TimeMap.seconds(start)) s is not a keyframe: frames from the keyframe at \(TimeMap.seconds(key)) s are kept for decoding and hidden by an edit list"
+                    )
+                    decodeStart = key
+                } else if key != start {
+                    notes.append(
+                        "range start \(TimeMap.seconds(start)) s moved to \(TimeMap.seconds(key)) s, the keyframe before it (cut without re-encoding; \(format) has no edit lists)"
                     )
                     start = key
+                    decodeStart = key
+                } else {
+                    decodeStart = key
                 }
             }
             if analysis.hasReordering, end < analysis.end {
@@ -112,6 +127,7 @@ public struct ExportPlan: Sendable {
         let copiesAudio = map.segments.allSatisfy { $0.speed == Rational(1) }
         return ExportPlan(
             captureRate: c, outputRate: o, map: map, start: start, end: end,
+            decodeStart: isLossless ? decodeStart : start,
             layers: isLossless
                 ? LayerPlan(maxLevels: levels, levelCount: levelCount, usesTemporalID: usesTemporalID) : nil,
             reencodeReason: reason, copiesAudio: copiesAudio, notes: notes)
@@ -122,14 +138,15 @@ public struct ExportPlan: Sendable {
         segment: TimeMap.Segment, mode: ExportSettings.Mode, stride: Rational, c: Rational, o: Rational,
         strides: [Int: Int], levelCount: Int, usesTemporalID: Bool
     ) -> String {
+        let reachable = strides.keys.sorted().map(String.init).joined(separator: ", ")
         let what =
             levelCount == 1
             ? "the video has no droppable layers"
             : usesTemporalID
-                ? "its \(levelCount) temporal layers allow keeping every \(strides.keys.sorted().map(String.init).joined(separator: ", ")) frames"
-                : "dropping its non-reference frames keeps every \(strides.keys.sorted().map(String.init).joined(separator: ", ")) frames"
+                ? "its \(levelCount) temporal layers allow keeping 1 frame in \(reachable)"
+                : "dropping its non-reference frames allows keeping 1 frame in \(reachable)"
         let needs =
-            "keeping every \(TimeMap.seconds(stride))th frame of \(c.compactDescription) fps needs re-encoding; \(what)"
+            "keeping 1 frame in \(TimeMap.seconds(stride)) of \(c.compactDescription) fps needs re-encoding; \(what)"
         let sorted = strides.keys.sorted()
         func nearest(_ candidates: [Rational], to target: Rational) -> Rational {
             candidates.min { abs(($0 - target).doubleValue) < abs(($1 - target).doubleValue) }!

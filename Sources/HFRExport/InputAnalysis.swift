@@ -30,6 +30,9 @@ public struct InputAnalysis: Sendable {
     public static func analyze(
         path: String, fileSize: Int64, range: (start: Rational, end: Rational?)?
     ) throws(ExportFailure) -> InputAnalysis {
+        // Time 0 is where presentation starts: after an edit list, the container's start time, with
+        // the frames the list hides before it (they may be needed as references) at negative times.
+        let presentationStart = try videoStartTime(path)
         var firstTime: Rational?
         var firstBase: Rational?
         var keyBefore: Rational?
@@ -39,8 +42,8 @@ public struct InputAnalysis: Sendable {
         var gaps = [GapRange](repeating: GapRange(), count: 8)
         let report: ProbeReport
         do {
-            // Times are taken relative to the first frame read; with B-frames that is the first
-            // keyframe, which is also the earliest presented frame in the files export accepts.
+            // Without a container start time, times are taken from the first frame read; with
+            // B-frames that is the first keyframe, also the earliest presented frame.
             report = try Prober.probe(path: path, fileSize: fileSize) { frame in
                 if let pts = frame.pts, let dts = frame.dts, pts != dts { reordering = true }
                 if let dts = frame.dts, let last = lastDts, dts < last { reordering = true }
@@ -51,7 +54,7 @@ public struct InputAnalysis: Sendable {
                     for cut in min(level, 7)..<8 { gaps[cut].keep(frame.pts) }
                 }
                 if firstTime == nil, let t = frame.time { firstTime = t }
-                guard let t = frame.time, let origin = firstTime else { return }
+                guard let t = frame.time, let origin = presentationStart ?? firstTime else { return }
                 let relative = t - origin
                 if frame.structure?.temporalID == 0 || frame.structure?.temporalID == nil,
                     firstBase == nil || relative < firstBase!
@@ -86,7 +89,8 @@ public struct InputAnalysis: Sendable {
         guard let firstPts = stream.firstPts, let duration = stream.measuredDuration, duration > Rational(0) else {
             throw .badInput("capture rate unknown: the video frames carry no timestamps")
         }
-        let origin = Rational.seconds(firstPts, in: video.timeBase)
+        let earliest = Rational.seconds(firstPts, in: video.timeBase)
+        let origin = presentationStart.map { $0 > earliest ? $0 : earliest } ?? earliest
         var rate = capture
         // A rate measured from coarse timestamps (Matroska's milliseconds: 59000/983) is the
         // container's declared rate when that is within 1 %: the exact value the timestamps round.
@@ -99,8 +103,18 @@ public struct InputAnalysis: Sendable {
         return InputAnalysis(
             report: report, video: video, videoStructure: structure,
             audio: report.streams.first { $0.info.kind == .audio }?.info,
-            captureRate: rate, origin: origin, end: duration, firstBaseLayerTime: firstBase,
+            captureRate: rate, origin: origin, end: earliest + duration - origin, firstBaseLayerTime: firstBase,
             keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering,
             evenCuts: Set(gaps.indices.filter { gaps[$0].isEven }))
+    }
+
+    /// The main video stream's start time as the container declares it (edit lists applied).
+    private static func videoStartTime(_ path: String) throws(ExportFailure) -> Rational? {
+        do {
+            let demuxer = try Demuxer(url: path)
+            return demuxer.streams.first { $0.kind == .video && !$0.isAttachedPicture }?.startSeconds
+        } catch {
+            throw .reading(error)
+        }
     }
 }

@@ -86,7 +86,7 @@ final class VideoOutput {
         let t = Rational.seconds(pts, in: info.timeBase) - origin
         let level = LayerPlan.level(of: structure, usesTemporalID: layers.usesTemporalID)
         let segment = plan.map.segmentIndex(at: t)
-        let inRange = (plan.start == Rational(0) || t >= plan.start) && t < plan.end
+        let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
         guard inRange, layers.keeps(level: level, segment: segment) else {
             droppedByLevel[level, default: 0] += 1
             return
