@@ -58,6 +58,13 @@ public struct ExportPlan: Sendable {
         if end > analysis.end { end = analysis.end }
 
         let structure = analysis.videoStructure
+        if structure.captureFrameRateSource == .measured, !analysis.hasReordering,
+            !analysis.evenCuts.contains(InputAnalysis.allLevels)
+        {
+            notes.append(
+                "frame timestamps are uneven (variable frame rate): capture rate taken as their average, \(TimeMap.seconds(c)) fps"
+            )
+        }
         let strides = LayerPlan.losslessStrides(structure, evenCuts: analysis.evenCuts)
         let levelCount = LayerPlan.levelCount(structure)
         let usesTemporalID = structure.layerSignalling == .svcTemporalID

@@ -23,6 +23,9 @@ public struct InputAnalysis: Sendable {
     public let keyframeAfterEnd: Rational?
     /// Whether decode order differs from presentation order (B-frames).
     public let hasReordering: Bool
+    /// The cut that keeps every frame (temporal ids are at most 7).
+    public static let allLevels = 7
+
     /// Highest kept levels whose frames are evenly spaced to within a tick (see `GapRange`).
     public let evenCuts: Set<Int>
 
@@ -39,7 +42,7 @@ public struct InputAnalysis: Sendable {
         var keyAfter: Rational?
         var reordering = false
         var lastDts: Int64?
-        var gaps = [GapRange](repeating: GapRange(), count: 8)
+        var gaps = [GapRange](repeating: GapRange(), count: allLevels + 1)
         let report: ProbeReport
         do {
             // Without a container start time, times are taken from the first frame read; with
@@ -51,7 +54,7 @@ public struct InputAnalysis: Sendable {
                 if let structure = frame.structure {
                     // Levels as LayerPlan counts them: temporal id, else 1 for non-reference frames.
                     let level = structure.temporalID ?? (structure.isDroppable ? 1 : 0)
-                    for cut in min(level, 7)..<8 { gaps[cut].keep(frame.pts) }
+                    for cut in min(level, allLevels)...allLevels { gaps[cut].keep(frame.pts) }
                 }
                 if firstTime == nil, let t = frame.time { firstTime = t }
                 guard let t = frame.time, let origin = presentationStart ?? firstTime else { return }
