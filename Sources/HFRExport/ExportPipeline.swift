@@ -22,7 +22,17 @@ public final class ExportPipeline {
     /// Runs the export; `progress` gets the share of the input read (0…1) now and then.
     public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
-        let analysis = try InputAnalysis.analyze(path: settings.input, fileSize: fileSize, range: settings.range)
+        // A conform keeps every frame: with a tagged capture rate the header says all the plan needs.
+        var quick: InputAnalysis? = nil
+        if case .conform = settings.mode, settings.range == nil, settings.reencode != .always {
+            quick = try InputAnalysis.quick(path: settings.input)
+        }
+        let analysis: InputAnalysis
+        if let quick {
+            analysis = quick
+        } else {
+            analysis = try InputAnalysis.analyze(path: settings.input, fileSize: fileSize, range: settings.range)
+        }
         let plan = try ExportPlan.make(settings, analysis)
         let temporary = OutputPath.temporary(for: settings.output)
         var report: ExportReport
@@ -148,9 +158,10 @@ public final class ExportPipeline {
         }
         var report = ExportReport(
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
-            captureRateSource: analysis.videoStructure.captureFrameRateSource.rawValue, outputRate: plan.outputRate,
+            captureRateSource: analysis.captureRateSource.rawValue, outputRate: plan.outputRate,
             map: plan.map, start: plan.start, end: plan.end,
-            levelSignalling: analysis.videoStructure.layerSignalling.rawValue, isReencoded: plan.layers == nil,
+            levelSignalling: analysis.layerSignalling?.rawValue ?? "not analysed (every frame kept)",
+            isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
             audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,
             inputDuration: analysis.end, outputDuration: plan.outputDuration, notes: plan.notes)

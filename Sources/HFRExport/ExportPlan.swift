@@ -57,17 +57,14 @@ public struct ExportPlan: Sendable {
         }
         if end > analysis.end { end = analysis.end }
 
-        let structure = analysis.videoStructure
-        if structure.captureFrameRateSource == .measured, !analysis.hasReordering,
-            !analysis.evenCuts.contains(InputAnalysis.allLevels)
-        {
+        if analysis.captureRateSource == .measured, !analysis.isEvenlySpaced {
             notes.append(
                 "frame timestamps are uneven (variable frame rate): capture rate taken as their average, \(TimeMap.seconds(c)) fps"
             )
         }
-        let strides = LayerPlan.losslessStrides(structure, evenCuts: analysis.evenCuts)
-        let levelCount = LayerPlan.levelCount(structure)
-        let usesTemporalID = structure.layerSignalling == .svcTemporalID
+        let strides = analysis.losslessStrides
+        let levelCount = analysis.levelCount
+        let usesTemporalID = analysis.layerSignalling == .svcTemporalID
         var failures: [String] = []
         var levels: [Int] = []
         if settings.reencode != .always {

@@ -3,15 +3,24 @@ import HFRProbe
 
 /// What export needs to know about the input before writing anything, from one read of every
 /// packet (no decoding): capture rate, temporal structure, and the frames cuts can snap to.
+/// A conform keeps every frame, so when the capture rate is tagged it needs only the header
+/// (`quick`): the one pass that copies then also checks every packet.
 ///
 /// Memory is constant: `Prober` keeps counters, and only a few times are remembered here.
 public struct InputAnalysis: Sendable {
-    public let report: ProbeReport
     public let video: StreamInfo
-    public let videoStructure: ProbeReport.VideoStructure
     public let audio: StreamInfo?
     /// Capture frames per second and where the number came from.
     public let captureRate: Rational
+    public let captureRateSource: ProbeReport.CaptureRateSource
+    /// How layers are signalled; nil when the packets were not scanned (quick analysis).
+    public let layerSignalling: ProbeReport.LayerSignalling?
+    /// Levels `LayerPlan` distinguishes.
+    public let levelCount: Int
+    /// Strides reachable losslessly → highest kept level (see `LayerPlan.losslessStrides`).
+    public let losslessStrides: [Int: Int]
+    /// Whether all frames are evenly spaced (false: variable frame rate).
+    public let isEvenlySpaced: Bool
     /// Presentation time of the earliest video frame: source time 0 of the time map.
     public let origin: Rational
     /// Where the last video frame ends, in source seconds from `origin`.
@@ -25,9 +34,6 @@ public struct InputAnalysis: Sendable {
     public let hasReordering: Bool
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
-
-    /// Highest kept levels whose frames are evenly spaced to within a tick (see `GapRange`).
-    public let evenCuts: Set<Int>
 
     /// Reads `path` (`fileSize` bytes); `range` gives the times keyframes are looked up for.
     public static func analyze(
@@ -103,12 +109,41 @@ public struct InputAnalysis: Sendable {
         {
             rate = declared
         }
+        let evenCuts = Set(gaps.indices.filter { gaps[$0].isEven })
         return InputAnalysis(
-            report: report, video: video, videoStructure: structure,
-            audio: report.streams.first { $0.info.kind == .audio }?.info,
-            captureRate: rate, origin: origin, end: earliest + duration - origin, firstBaseLayerTime: firstBase,
-            keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering,
-            evenCuts: Set(gaps.indices.filter { gaps[$0].isEven }))
+            video: video, audio: report.streams.first { $0.info.kind == .audio }?.info, captureRate: rate,
+            captureRateSource: structure.captureFrameRateSource, layerSignalling: structure.layerSignalling,
+            levelCount: LayerPlan.levelCount(structure),
+            losslessStrides: LayerPlan.losslessStrides(structure, evenCuts: evenCuts),
+            isEvenlySpaced: reordering || evenCuts.contains(allLevels),
+            origin: origin, end: earliest + duration - origin, firstBaseLayerTime: firstBase,
+            keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering)
+    }
+
+    /// From the header alone, for exports that keep every frame; nil when that is not enough
+    /// (no capture-rate tag, no declared duration).
+    public static func quick(path: String) throws(ExportFailure) -> InputAnalysis? {
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(url: path)
+        } catch {
+            throw .reading(error)
+        }
+        let streams = demuxer.streams
+        guard let video = streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
+            throw .badInput("no video stream")
+        }
+        guard video.codecName == "h264" else {
+            throw .badInput("video is \(video.codecName), not H.264 (export works on H.264 only)")
+        }
+        guard let (rate, source) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata),
+            let duration = video.durationSeconds, duration > Rational(0)
+        else { return nil }
+        return InputAnalysis(
+            video: video, audio: streams.first { $0.kind == .audio }, captureRate: rate, captureRateSource: source,
+            layerSignalling: nil, levelCount: allLevels + 1, losslessStrides: [1: allLevels], isEvenlySpaced: true,
+            origin: video.startSeconds ?? Rational(0), end: duration, firstBaseLayerTime: nil,
+            keyframeBeforeStart: nil, keyframeAfterEnd: nil, hasReordering: false)
     }
 
     /// The main video stream's start time as the container declares it (edit lists applied).
