@@ -22,8 +22,9 @@ public struct ExportCommand: Command {
                         Lossless per segment when C·S/O is a power of two; with temporal layers the
                         boundaries snap to base-layer frames, the only places where keeping more
                         layers again is safe.
-          --range A-B   source seconds to keep (A- for "to the end"); when copying, the start snaps to
-                        the keyframe before A (stated on stderr).
+          --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
+                        starts at the keyframe before A and an edit list hides the frames before A
+                        (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
 
         --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
         lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and

@@ -18,7 +18,7 @@ final class AudioFrames {
         av_channel_layout_default(&layout, Int32(channels))
         var buffer = [CChar](repeating: 0, count: 64)
         av_channel_layout_describe(&layout, &buffer, buffer.count)
-        return String(cString: buffer)
+        return String(nulTerminated: buffer)
     }
 
     /// A float-planar frame holding `chunk`, stamped `pts` (in samples).

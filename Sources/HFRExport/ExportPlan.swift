@@ -80,7 +80,10 @@ public struct ExportPlan: Sendable {
             }
             for segment in map.segments {
                 let stride = LayerPlan.stride(capture: c, speed: segment.speed, output: o)
-                if stride.isInteger, let level = strides[Int(stride.numerator)] {
+                let isOutsideRange = (segment.end.map { $0 <= start } ?? false) || segment.start >= end
+                if isOutsideRange {
+                    levels.append(levelCount - 1)
+                } else if stride.isInteger, let level = strides[Int(stride.numerator)] {
                     levels.append(level)
                 } else {
                     levels.append(levelCount - 1)

@@ -118,3 +118,25 @@ import Testing
         return p
     }
 }
+
+/// Ctrl-C during an export: nothing is left behind, and the error says so.
+@Suite struct ExportInterruptTests {
+    @Test func interruptLeavesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30"], directory: dir)
+        usleep(300_000)
+        export.send(SIGINT)
+        let r = export.wait()
+        // A slow machine may finish first; then the export must simply be complete.
+        if r.status == 0 {
+            #expect(FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+            return
+        }
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("interrupted"), "stderr: \(r.stderr)")
+        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+    }
+}
