@@ -72,6 +72,34 @@ import Testing
         #expect(abs((exported.lastLoud - exported.firstLoud) - 4 * span) < 0.03 * 4 * span)
     }
 
+    /// Stereo goes through one Rubber Band lane per channel, run in parallel: each channel keeps its
+    /// own pitch and both stay exactly as long as the video.
+    @Test func stereoChannelsStayApartAndAligned() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("stereo.mp4")
+        try ExportInputs.ffmpeg([
+            "-i", try ExportInputs.sixSeconds.get(), "-f", "lavfi", "-i",
+            "aevalsrc=0.5*sin(2*PI*440*t)|\(Self.bursts.replacingOccurrences(of: "440", with: "660")):s=48000:c=stereo:d=6",
+            "-map", "0:v",
+            "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-map_metadata", "0", "-movflags", "+use_metadata_tags",
+            input,
+        ])
+        let out = dir.path("out.mp4")
+        let r = try Tool.hfr(["export", input, out, "--conform", "30"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try MediaChecks.entry(out, stream: "a:0", "channels") == "2")
+        #expect(abs(try MediaChecks.duration(out, stream: "a:0") - 24) < 0.5 / 48000)
+        let left = try MediaChecks.audioAnalysis(out, from: 10, length: 2, channel: 0)
+        let right = try MediaChecks.audioAnalysis(out, from: 3.8, length: 0.4, channel: 1)
+        #expect(abs(left.frequency - 440) < 4.4, "left \(left.frequency) Hz")
+        #expect(abs(right.frequency - 660) < 6.6, "right \(right.frequency) Hz")
+        // The right channel's bursts land at 4× their source times, like mono ones.
+        #expect(right.bursts.count == Self.burstTimes.count)
+        for (t, s) in zip(right.bursts, Self.burstTimes) {
+            #expect(abs(t - 4 * s) < 0.005, "burst at \(s) s came out at \(t) s")
+        }
+    }
+
     static let burstTimes = [1.0, 1.9, 2.1, 3.9, 4.1]
 
     /// ffmpeg `aevalsrc`: 440 Hz bursts (Gaussian, σ ≈ 21 ms) at `burstTimes`.

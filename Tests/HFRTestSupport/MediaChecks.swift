@@ -52,11 +52,15 @@ public enum MediaChecks {
     /// sample count, when the level first and last exceeds 10 % of its peak, and for each burst of
     /// sound (10 ms energy envelope above 25 % of its peak, gaps over 20 ms between bursts) its
     /// energy centroid in seconds: where the burst sits, independent of how a stretch smears it.
-    public static func audioAnalysis(_ path: String, from: Double = 0, length: Double = 1) throws -> AudioAnalysis {
+    /// `channel` picks one channel instead of the mix.
+    public static func audioAnalysis(
+        _ path: String, from: Double = 0, length: Double = 1, channel: Int? = nil
+    ) throws -> AudioAnalysis {
         let script = """
             import sys, subprocess, numpy as np
-            raw = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", sys.argv[1], "-map", "0:a:0",
-                                  "-f", "f32le", "-ac", "1", "-ar", "48000", "-"], capture_output=True).stdout
+            mix = ["-af", "pan=mono|c0=c" + sys.argv[4]] if sys.argv[4] != "-" else ["-ac", "1"]
+            raw = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", sys.argv[1], "-map", "0:a:0"] + mix +
+                                 ["-f", "f32le", "-ar", "48000", "-"], capture_output=True).stdout
             x = np.frombuffer(raw, dtype=np.float32).astype(np.float64)
             rate = 48000
             a = int(float(sys.argv[2]) * rate); n = int(float(sys.argv[3]) * rate)
@@ -73,7 +77,8 @@ public enum MediaChecks {
             print(freq); print(len(x)); print(loud[0] / rate, loud[-1] / rate)
             print(" ".join(f"{t:.6f}" for t in bursts))
             """
-        let r = try Tool.run("python3", ["-c", script, path, String(from), String(length)])
+        let r = try Tool.run(
+            "python3", ["-c", script, path, String(from), String(length), channel.map(String.init) ?? "-"])
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let loud = lines.count > 2 ? lines[2].split(separator: " ").compactMap { Double($0) } : []
         guard lines.count >= 4, let f = Double(lines[0]), let n = Int(lines[1]), loud.count == 2 else {
