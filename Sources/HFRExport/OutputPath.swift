@@ -5,9 +5,9 @@ import CFFmpeg
 #endif
 
 /// Where an output is written while it is incomplete, and how it is put in place.
-enum OutputPath {
+public enum OutputPath {
     /// `dir/clip.mp4` → `dir/.clip.mp4.<pid>.tmp`: same filesystem, so the final rename is atomic.
-    static func temporary(for output: String) -> String {
+    public static func temporary(for output: String) -> String {
         let slash = output.lastIndex(of: "/").map { output.index(after: $0) } ?? output.startIndex
         return output[..<slash] + "." + output[slash...] + ".\(getpid()).tmp"
     }

@@ -121,6 +121,21 @@ import Testing
 
 /// Ctrl-C during an export: nothing is left behind, and the error says so.
 @Suite struct ExportInterruptTests {
+    @Test func secondInterruptExitsAtOnceAndLeavesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30"], directory: dir)
+        usleep(500_000)
+        export.send(SIGINT)
+        export.send(SIGINT)
+        let r = export.wait()
+        if r.status == 0 { return }  // finished before the signals arrived
+        #expect(r.status == 130 || r.status == 1, "stderr: \(r.stderr)")
+        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+    }
+
     @Test func interruptLeavesNothing() throws {
         let dir = try TemporaryDirectory()
         let input = dir.path("in.mp4")
