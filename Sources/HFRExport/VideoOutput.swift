@@ -14,6 +14,9 @@ final class VideoOutput {
     private let packaging: NALPackaging
     private let reencoder: VideoReencoder?
     private let mapStart: Rational
+    /// With one speed and the scaled source time base, output ticks are source ticks minus this
+    /// (exact integers: the same result as the rational map, without its arithmetic per packet).
+    private var tickOffset: Int64?
     private(set) var framesIn = 0
     private var copiedOut = 0
     private(set) var droppedByLevel: [Int: Int] = [:]
@@ -55,6 +58,10 @@ final class VideoOutput {
             throw .processing("\(error)")
         }
         muxer.setFrameRate(plan.outputRate, ofStream: index)
+        if plan.layers != nil, plan.map.isConstant, timeBase == info.timeBase / plan.map.segments[0].speed {
+            let offset = origin / info.timeBase + mapStart / timeBase
+            if offset.isInteger { tickOffset = offset.numerator }
+        }
     }
 
     /// With one speed, source ticks scaled by 1/speed: every timestamp maps to a whole tick, exactly.
@@ -93,10 +100,16 @@ final class VideoOutput {
         }
         let speed = plan.map.segments[segment].speed
         let stride = LayerPlan.stride(capture: plan.captureRate, speed: speed, output: plan.outputRate)
-        let sourceDuration = Rational.seconds(packet.duration, in: info.timeBase) * stride
-        packet.pts = ticks(t)
-        packet.dts = packet.dts.map { ticks(Rational.seconds($0, in: info.timeBase) - origin) }
-        packet.pointer.pointee.duration = ticks(t + sourceDuration) - ticks(t)
+        if let offset = tickOffset, stride.isInteger {
+            packet.pts = pts - offset
+            packet.dts = packet.dts.map { $0 - offset }
+            packet.pointer.pointee.duration *= stride.numerator
+        } else {
+            let sourceDuration = Rational.seconds(packet.duration, in: info.timeBase) * stride
+            packet.pts = ticks(t)
+            packet.dts = packet.dts.map { ticks(Rational.seconds($0, in: info.timeBase) - origin) }
+            packet.pointer.pointee.duration = ticks(t + sourceDuration) - ticks(t)
+        }
         // Within the output nothing references the top kept layer any more: mark it droppable too.
         let topKept = layers.maxLevels[segment]
         packet.isDisposable = structure.isDroppable || (layers.usesTemporalID && topKept > 0 && level == topKept)
