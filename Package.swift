@@ -30,7 +30,10 @@ let package = Package(
         // Stage threads, bounded queues, the record pipeline and its crash-safe file.
         .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe", "CFFmpeg"]),
         // The command-line frame and the commands.
-        .target(name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline"]),
+        // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
+        .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CFFmpeg", "COpenH264", "CRubberBand"]),
+        .target(
+            name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport"]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
         .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "CFFmpeg"]),
@@ -43,6 +46,7 @@ let package = Package(
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
         .testTarget(name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport"]),
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
+        .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CV4L2"]),
         // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.
         .testTarget(

@@ -51,3 +51,26 @@ public struct Resampler: ~Copyable {
         try check(swr_convert_frame(context, destination.pointer, source?.pointer), "swr_convert_frame")
     }
 }
+
+extension Resampler {
+    /// Output samples `swr_convert` may produce for `count` more input samples (with what it holds).
+    public func outputCapacity(forInput count: Int) -> Int {
+        Int(max(0, swr_get_out_samples(context, Int32(count)))) + 16
+    }
+
+    /// Converts `count` samples from planar `input` (nil count: flush) into `output`; returns the
+    /// samples written per channel.
+    public func convert(
+        _ input: [UnsafeRawPointer?], count: Int?, into output: [UnsafeMutableRawPointer?], capacity: Int
+    ) throws(AVFailure) -> Int {
+        var ins = input.map { $0?.assumingMemoryBound(to: UInt8.self) }
+        var outs = output.map { $0?.assumingMemoryBound(to: UInt8.self) }
+        let result = ins.withUnsafeMutableBufferPointer { i in
+            outs.withUnsafeMutableBufferPointer { o in
+                swr_convert(
+                    context, o.baseAddress, Int32(capacity), count == nil ? nil : i.baseAddress, Int32(count ?? 0))
+            }
+        }
+        return Int(try check(result, "swr_convert"))
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HFRExport
+import HFRMedia
+import HFRPipeline
+
+/// `hfr export`: slow-motion conform, lossless frame-rate decimation, speed changes and ramps.
+public struct ExportCommand: Command {
+    public static let name = "export"
+    public static let abstract = "Retime a recording: slow motion, lower real-time rates, speed ramps."
+    public static let discussion = """
+        Time model: C is the capture rate (com.hfr.capture.fps, com.android.capture.fps, else measured
+        from timestamps), O the output rate, S the playback speed (1 = real time, 0.25 = 4x slower).
+        Each output frame advances the source by C·S/O frames.
+
+          --conform O   every frame kept, shown at O fps: slow motion C/O. Video stream-copied,
+                        timestamps rescaled exactly.
+          --fps O       real time at O fps: C/O must be a power of two the temporal layers allow;
+                        the upper layers are dropped, kept packets are bit-identical, audio copied.
+          --speed S     speed S at --fps O (default C·S: every frame kept).
+          --ramp SPEC   speeds over source time, e.g. 0-2@1,2-4@0.25,4-@1 (seconds; the last end
+                        may be left open; after a closed last segment the rest plays at speed 1).
+                        Lossless per segment when C·S/O is a power of two; with temporal layers the
+                        boundaries snap to base-layer frames, the only places where keeping more
+                        layers again is safe.
+          --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
+                        starts at the keyframe before A and an edit list hides the frames before A
+                        (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
+
+        --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
+        lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and
+        names the nearest lossless choice; always re-encodes.
+
+        --audio spectral (default): Rubber Band, offline, pitch kept; time-domain: WSOLA (atempo);
+        varispeed: resampled, pitch follows speed; mute: no audio. Audio lasts as long as the video,
+        to the sample, and each ramp segment's audio is exactly as long as its video.
+
+        The output records what was done: com.android.capture.fps and com.hfr.capture.fps (frames per
+        second of real time it holds), com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
+        It is written under a temporary name and renamed when complete; the input is never modified.
+
+        Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
+        input (not H.264, truncated, corrupt, capture rate unknown) or refused by --reencode never,
+        74 output cannot be written or exists, 1 other.
+        """
+    public static let options: [OptionSpec] = [
+        .positional("INPUT", help: "Recording to export (MP4, MOV, MKV with H.264 video)."),
+        .positional("OUTPUT", help: "File to write (.mp4, .mov, .mkv)."),
+        .value("conform", "FPS", help: "Slow motion: every frame shown at FPS (e.g. 30)."),
+        .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),
+        .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
+        .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1."),
+        .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
+        .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
+        .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
+        .flag("force", help: "Replace OUTPUT if it exists."),
+        .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
+    ]
+
+    let settings: ExportSettings
+    let json: Bool
+    let force: Bool
+
+    public init(_ arguments: ParsedArguments) throws(HFRError) {
+        let command = ExportCommand.self
+        let input = arguments.positional("INPUT")!
+        let output = arguments.positional("OUTPUT")!
+        guard input != output else {
+            throw .usage("OUTPUT must differ from INPUT (inputs are never modified)", of: command)
+        }
+        func rate(_ name: String) throws(HFRError) -> Rational? {
+            guard let text = arguments.value(name) else { return nil }
+            guard let r = Rational(parsing: text), r > Rational(0) else {
+                throw .usage(
+                    "--\(name) must be a positive frame rate such as 30 or 30000/1001, not '\(text)'", of: command)
+            }
+            return r
+        }
+        let conform = try rate("conform")
+        let fps = try rate("fps")
+        var speed: Rational? = nil
+        if let text = arguments.value("speed") {
+            guard let s = Rational(parsing: text) else {
+                throw .usage("--speed must be a number such as 0.25 or 1/4, not '\(text)'", of: command)
+            }
+            guard s > Rational(0) else { throw .usage("--speed must be positive, not \(text)", of: command) }
+            speed = s
+        }
+        var ramp: TimeMap? = nil
+        if let text = arguments.value("ramp") {
+            do {
+                ramp = try TimeMap(parsing: text)
+            } catch {
+                throw .usage("--ramp \(text): \(error.description)", of: command)
+            }
+        }
+        let mode: ExportSettings.Mode
+        switch (conform, fps, speed, ramp) {
+        case (let c?, nil, nil, nil): mode = .conform(fps: c)
+        case (_?, _, _, _): throw .usage("--conform excludes --fps, --speed and --ramp", of: command)
+        case (nil, _, _?, _?): throw .usage("--speed and --ramp exclude each other", of: command)
+        case (nil, let f, let s?, nil): mode = .speed(s, fps: f)
+        case (nil, let f, nil, let r?): mode = .ramp(r, fps: f)
+        case (nil, let f?, nil, nil): mode = .realTime(fps: f)
+        case (nil, nil, nil, nil):
+            throw .usage("say what to do: --conform FPS, --fps FPS, --speed S or --ramp SPEC", of: command)
+        }
+        var range: (start: Rational, end: Rational?)? = nil
+        if let text = arguments.value("range") {
+            let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            func seconds(_ s: Substring) -> Rational? {
+                s.isEmpty ? nil : (s == "0" ? Rational(0) : Duration(argument: String(s))?.seconds)
+            }
+            guard parts.count == 2, let a = parts[0].isEmpty ? Rational(0) : seconds(parts[0]) else {
+                throw .usage("--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: command)
+            }
+            let b = seconds(parts[1])
+            if !parts[1].isEmpty, b == nil {
+                throw .usage("--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: command)
+            }
+            if let b, b <= a { throw .usage("--range \(text) runs backwards or is empty", of: command) }
+            range = (a, b)
+        }
+        guard let audio = ExportSettings.AudioAlgorithm(rawValue: arguments.value("audio") ?? "spectral") else {
+            throw .usage("--audio must be spectral, time-domain, varispeed or mute", of: command)
+        }
+        guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
+            throw .usage("--reencode must be auto, never or always", of: command)
+        }
+        settings = ExportSettings(
+            input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        json = arguments.flag("json")
+        force = arguments.flag("force")
+    }
+
+    public func run() throws(HFRError) {
+        let size = try InputFile.validate(settings.input)
+        try OutputFile.prepare(settings.output, partial: nil, force: force)
+        StopSignal.install()
+        StopSignal.removeOnAbort(OutputPath.temporary(for: settings.output))
+        let progress = ExportProgress(isTerminal: Console.isTerminal(2))
+        let pipeline = ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+        let report: ExportReport
+        do {
+            report = try pipeline.run(fileSize: size) { progress.show($0) }
+        } catch {
+            progress.clear()
+            throw ExportCommand.error(error, settings: settings)
+        }
+        progress.clear()
+        for note in report.notes { Console.error("Note: \(note)\n") }
+        Console.error(ExportJSON.summaryLine(report) + "\n")
+        if json { Console.output(ExportJSON.document(report).rendered + "\n") }
+    }
+
+    /// One line and the exit code of SPEC.md for each way an export can fail.
+    static func error(_ failure: ExportFailure, settings: ExportSettings) -> HFRError {
+        switch failure {
+        case .badInput(let cause): return .badInput(settings.input, cause)
+        case .refused(let cause): return HFRError("\(settings.input): \(cause)", exitCode: .dataError)
+        case .usage(let cause): return .usage(cause, of: ExportCommand.self)
+        case .reading(let f): return .reading(settings.input, f)
+        case .writing(let f):
+            if f.errno != nil { return .io(settings.output, "\(f.message) (\(f.operation))") }
+            return HFRError("\(settings.output): \(f.description)", exitCode: .failure)
+        case .processing(let cause): return HFRError("\(settings.input): \(cause)", exitCode: .failure)
+        case .interrupted: return HFRError("\(settings.output): interrupted; nothing written", exitCode: .failure)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import HFRExport
+import HFRMedia
+
+/// The `hfr export` summary: one line for people, and the `--json` document (schema `hfr.export/1`).
+enum ExportJSON {
+    static let schema = "hfr.export/1"
+
+    static func document(_ r: ExportReport) -> JSONValue {
+        .object([
+            ("schema", .string(schema)),
+            ("input", .string(r.input)),
+            ("output", .string(r.output)),
+            ("captureFrameRate", .string(r.captureRate.description)),
+            ("captureFrameRateSource", .string(r.captureRateSource)),
+            ("outputFrameRate", .string(r.outputRate.description)),
+            ("timeMap", .string(r.map.description)),
+            ("range", .object([("start", seconds(r.start)), ("end", seconds(r.end))])),
+            (
+                "video",
+                .object([
+                    ("framesIn", .int(Int64(r.framesIn))),
+                    ("framesOut", .int(Int64(r.framesOut))),
+                    ("layerSignalling", .string(r.levelSignalling)),
+                    (
+                        "droppedByLayer",
+                        .object(
+                            r.droppedByLevel.sorted { $0.key < $1.key }.map { (String($0.key), .int(Int64($0.value))) })
+                    ),
+                    ("reencoded", .bool(r.isReencoded)),
+                    ("reencodeReason", .optional(r.reencodeReason.map { .string($0) })),
+                ])
+            ),
+            (
+                "audio",
+                .object([
+                    ("algorithm", .string(r.audioAlgorithm)),
+                    ("sampleRate", r.audioSampleRate > 0 ? .int(Int64(r.audioSampleRate)) : .null),
+                    ("samples", r.audioSampleRate > 0 ? .int(r.audioSamples) : .null),
+                    (
+                        "duration",
+                        r.audioDuration.map(seconds) ?? (r.audioAlgorithm == "copy" ? seconds(r.outputDuration) : .null)
+                    ),
+                ])
+            ),
+            ("inputDuration", seconds(r.inputDuration)),
+            ("outputDuration", seconds(r.outputDuration)),
+            ("notes", .array(r.notes.map { .string($0) })),
+            ("elapsedSeconds", .double(r.elapsedSeconds)),
+        ])
+    }
+
+    static func seconds(_ r: Rational) -> JSONValue { .double(r.doubleValue) }
+
+    static func summaryLine(_ r: ExportReport) -> String {
+        let how = r.isReencoded ? "re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
+        var line = "Exported \(r.output): \(r.framesOut) of \(r.framesIn) frames \(how), "
+        line += "\(ProbeText.fixed(r.outputDuration.doubleValue, 3)) s at \(r.outputRate.compactDescription) fps"
+        line += ", audio \(r.audioAlgorithm)"
+        if let d = r.audioDuration { line += " \(ProbeText.fixed(d.doubleValue, 3)) s" }
+        return line
+    }
+}

@@ -1,0 +1,75 @@
+import CFFmpeg
+import HFRMedia
+
+/// Encodes retimed audio to AAC in the encoder's frame size, timestamps counted in samples, and
+/// writes the packets to the output.
+final class AudioEncoderSink {
+    let encoder: Encoder
+    let frames: AudioFrames
+    let sampleRate: Int
+    private var pending: AudioChunk
+    private var samplesSent: Int64 = 0
+    private let packet: Packet
+
+    init(sampleRate: Int, channels: Int) throws(AVFailure) {
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, Int32(channels))
+        let chosen = layout
+        encoder = try Encoder(name: "aac") { ctx in
+            ctx.pointee.sample_rate = Int32(sampleRate)
+            ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            ctx.pointee.ch_layout = chosen
+            ctx.pointee.bit_rate = Int64(64_000 * channels)
+            ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+            ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+        frames = AudioFrames(sampleRate: sampleRate, channels: channels)
+        self.sampleRate = sampleRate
+        pending = AudioChunk(planes: Array(repeating: [], count: channels))
+        packet = try Packet()
+    }
+
+    var timeBase: Rational { Rational(1, Int64(sampleRate)) }
+
+    /// Samples handed to the encoder so far.
+    var samplesWritten: Int64 { samplesSent + Int64(pending.count) }
+
+    /// Queues `chunk` and encodes every whole encoder frame.
+    func write(_ chunk: AudioChunk, to muxer: borrowing Muxer, stream: Int) throws(AVFailure) {
+        pending.append(chunk)
+        let size = max(1, encoder.frameSize)
+        var offset = 0
+        while pending.count - offset >= size {
+            try encode(pending.slice(offset, offset + size), muxer, stream)
+            offset += size
+        }
+        if offset > 0 { pending = pending.slice(offset, pending.count) }
+    }
+
+    /// Encodes what is left (a short last frame) and drains the encoder.
+    func finish(to muxer: borrowing Muxer, stream: Int) throws(AVFailure) {
+        if pending.count > 0 { try encode(pending, muxer, stream) }
+        pending = AudioChunk(planes: Array(repeating: [], count: frames.channels))
+        try send(nil, muxer, stream)
+    }
+
+    private func encode(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {
+        let frame = try frames.frame(from: chunk, pts: samplesSent)
+        samplesSent += Int64(chunk.count)
+        try send(frame, muxer, stream)
+    }
+
+    private func send(_ frame: Frame?, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {
+        _ = try encoder.send(frame)
+        while case .value = try encoder.receive(into: packet) {
+            // The last packet covers a whole AAC frame; its duration is cut to the real samples so
+            // the container's edit list ends the track exactly where the audio ends.
+            if let pts = packet.pts, pts + packet.duration > samplesSent {
+                packet.pointer.pointee.duration = max(0, samplesSent - pts)
+            }
+            packet.rescaleTimestamps(from: timeBase, to: muxer.timeBase(ofStream: stream))
+            packet.pointer.pointee.stream_index = Int32(stream)
+            try muxer.write(packet)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import HFRMedia
+
+/// Why an export stopped; the command turns it into one line and an exit code.
+public enum ExportFailure: Error, Sendable {
+    /// The input is not something export can read: not media, not H.264, truncated, corrupt (exit 65).
+    case badInput(String)
+    /// The export is possible only in a way the options forbid (`--reencode never`) (exit 65).
+    case refused(String)
+    /// Options that contradict each other or the input (exit 64).
+    case usage(String)
+    /// A failed FFmpeg call while reading the input.
+    case reading(AVFailure)
+    /// A failed FFmpeg or file call while writing the output (exit 74 for I/O, else 1).
+    case writing(AVFailure)
+    /// The encoder or the stretcher failed (exit 1).
+    case processing(String)
+    /// Ctrl-C or SIGTERM (exit 130); nothing is left behind.
+    case interrupted
+}

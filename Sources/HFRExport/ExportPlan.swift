@@ -1,0 +1,182 @@
+import HFRMedia
+import HFRProbe
+
+/// The export worked out against the input: rates, the (snapped) time map and range, and whether
+/// video is copied losslessly (which frames) or re-encoded (why).
+public struct ExportPlan: Sendable {
+    public let captureRate: Rational
+    public let outputRate: Rational
+    public let map: TimeMap
+    /// Source seconds from the first video frame: where the output starts and ends.
+    public let start: Rational
+    public let end: Rational
+    /// Copying: the earliest source time whose frames are written (a keyframe before `start`, shown
+    /// before output time 0 and hidden by an edit list); nil = every frame before `end`.
+    public let decodeStart: Rational?
+    /// nil when the video is re-encoded.
+    public let layers: LayerPlan?
+    public let reencodeReason: String?
+    /// Speed 1 throughout: audio packets are copied.
+    public let copiesAudio: Bool
+    /// What was adjusted and should be said (snapped cut points, moved boundaries).
+    public let notes: [String]
+
+    /// Output seconds the export lasts.
+    public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
+
+    /// Matches `settings` against `analysis`; throws when the options cannot apply to this input.
+    public static func make(_ settings: ExportSettings, _ analysis: InputAnalysis) throws(ExportFailure) -> ExportPlan {
+        let c = analysis.captureRate
+        var map: TimeMap
+        let o: Rational
+        switch settings.mode {
+        case .conform(let fps):
+            map = TimeMap(speed: fps / c)
+            o = fps
+        case .realTime(let fps):
+            map = TimeMap(speed: Rational(1))
+            o = fps
+        case .speed(let s, let fps):
+            map = TimeMap(speed: s)
+            o = fps ?? c * s
+        case .ramp(let m, let fps):
+            map = m
+            o = fps ?? c * m.slowestSpeed
+        }
+        guard o <= Rational(1000) else {
+            throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
+        }
+        var notes: [String] = []
+        var decodeStart: Rational? = nil
+        var start = settings.range?.start ?? Rational(0)
+        var end = settings.range?.end ?? analysis.end
+        guard start < analysis.end else {
+            throw .usage(
+                "--range starts at \(TimeMap.seconds(start)) s, after the end of the video (\(TimeMap.seconds(analysis.end)) s)"
+            )
+        }
+        if end > analysis.end { end = analysis.end }
+
+        if analysis.captureRateSource == .measured, !analysis.isEvenlySpaced {
+            notes.append(
+                "frame timestamps are uneven (variable frame rate): capture rate taken as their average, \(TimeMap.seconds(c)) fps"
+            )
+        }
+        let strides = analysis.losslessStrides
+        let levelCount = analysis.levelCount
+        let usesTemporalID = analysis.layerSignalling == .svcTemporalID
+        var failures: [String] = []
+        var levels: [Int] = []
+        if settings.reencode != .always {
+            if usesTemporalID, levelCount > 1, map.segments.count > 1, let phase = analysis.firstBaseLayerTime {
+                let period = Rational(Int64(1 << (levelCount - 1))) / c
+                let snapped = map.movingBoundaries { b in phase + ((b - phase) / period).rounded().rational * period }
+                for (old, new) in zip(map.segments.dropLast(), snapped.segments.dropLast()) where old.end != new.end {
+                    notes.append(
+                        "ramp boundary \(TimeMap.seconds(old.end!)) s moved to \(TimeMap.seconds(new.end!)) s, a base-layer frame (layers switch only there)"
+                    )
+                }
+                map = snapped
+            }
+            for segment in map.segments {
+                let stride = LayerPlan.stride(capture: c, speed: segment.speed, output: o)
+                let isOutsideRange = (segment.end.map { $0 <= start } ?? false) || segment.start >= end
+                if isOutsideRange {
+                    levels.append(levelCount - 1)
+                } else if stride.isInteger, let level = strides[Int(stride.numerator)] {
+                    levels.append(level)
+                } else {
+                    levels.append(levelCount - 1)
+                    failures.append(
+                        reason(
+                            segment: segment, mode: settings.mode, stride: stride, c: c, o: o, strides: strides,
+                            levelCount: levelCount, usesTemporalID: usesTemporalID))
+                }
+            }
+        }
+        let isLossless = settings.reencode != .always && failures.isEmpty
+        if !isLossless, settings.reencode == .never {
+            throw .refused(failures.joined(separator: "; ") + " (or allow --reencode auto)")
+        }
+        if isLossless {
+            if start > Rational(0) {
+                let key = analysis.keyframeBeforeStart ?? Rational(0)
+                let format = OutputPath.containerFormat(for: settings.output)
+                if key != start, format == "mp4" || format == "mov" {
+                    // Decoding starts at the keyframe; the frames before the cut get negative times,
+                    // which the MP4/MOV edit list hides: an exact cut without re-encoding.
+                    notes.append(
+                        "range start \(TimeMap.seconds(start)) s is not a keyframe: frames from the keyframe at \(TimeMap.seconds(key)) s are kept for decoding and hidden by an edit list"
+                    )
+                    decodeStart = key
+                } else if key != start {
+                    notes.append(
+                        "range start \(TimeMap.seconds(start)) s moved to \(TimeMap.seconds(key)) s, the keyframe before it (cut without re-encoding; \(format) has no edit lists)"
+                    )
+                    start = key
+                    decodeStart = key
+                } else {
+                    decodeStart = key
+                }
+            }
+            if analysis.hasReordering, end < analysis.end {
+                let key = analysis.keyframeAfterEnd ?? analysis.end
+                if key != end {
+                    notes.append(
+                        "range end \(TimeMap.seconds(end)) s moved to \(TimeMap.seconds(key)) s, the next keyframe (B-frames may reference frames after the cut)"
+                    )
+                    end = key
+                }
+            }
+        }
+        let reason: String? =
+            isLossless ? nil : settings.reencode == .always ? "--reencode always" : failures.joined(separator: "; ")
+        let copiesAudio = map.segments.allSatisfy { $0.speed == Rational(1) }
+        return ExportPlan(
+            captureRate: c, outputRate: o, map: map, start: start, end: end,
+            decodeStart: isLossless ? decodeStart : start,
+            layers: isLossless
+                ? LayerPlan(maxLevels: levels, levelCount: levelCount, usesTemporalID: usesTemporalID) : nil,
+            reencodeReason: reason, copiesAudio: copiesAudio, notes: notes)
+    }
+
+    /// Why `segment` cannot be copied losslessly, with the nearest choice that can.
+    static func reason(
+        segment: TimeMap.Segment, mode: ExportSettings.Mode, stride: Rational, c: Rational, o: Rational,
+        strides: [Int: Int], levelCount: Int, usesTemporalID: Bool
+    ) -> String {
+        let reachable = strides.keys.sorted().map(String.init).joined(separator: ", ")
+        let what =
+            levelCount == 1
+            ? "the video has no droppable layers"
+            : usesTemporalID
+                ? "its \(levelCount) temporal layers allow keeping 1 frame in \(reachable)"
+                : "dropping its non-reference frames allows keeping 1 frame in \(reachable)"
+        let needs =
+            "keeping 1 frame in \(TimeMap.seconds(stride)) of \(c.compactDescription) fps needs re-encoding; \(what)"
+        let sorted = strides.keys.sorted()
+        func nearest(_ candidates: [Rational], to target: Rational) -> Rational {
+            candidates.min { abs(($0 - target).doubleValue) < abs(($1 - target).doubleValue) }!
+        }
+        switch mode {
+        case .realTime(let fps):
+            let rates = sorted.map { c / Rational(Int64($0)) }
+            return
+                "--fps \(fps.compactDescription): \(needs); nearest lossless: --fps \(nearest(rates, to: fps).compactDescription)"
+        case .conform:
+            return needs
+        case .speed(let s, _):
+            let speeds = sorted.map { Rational(Int64($0)) * o / c }
+            return
+                "--speed \(TimeMap.seconds(s)) at \(o.compactDescription) fps: \(needs); nearest lossless: --speed \(TimeMap.seconds(nearest(speeds, to: s)))"
+        case .ramp:
+            let speeds = sorted.map { Rational(Int64($0)) * o / c }
+            return
+                "ramp segment \(TimeMap.seconds(segment.start))-\(segment.end.map(TimeMap.seconds) ?? "")@\(TimeMap.seconds(segment.speed)) at \(o.compactDescription) fps: \(needs); nearest lossless speed: \(TimeMap.seconds(nearest(speeds, to: segment.speed)))"
+        }
+    }
+}
+
+extension Int64 {
+    var rational: Rational { Rational(self) }
+}

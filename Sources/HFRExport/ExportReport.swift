@@ -1,0 +1,34 @@
+import HFRMedia
+
+/// What an export did, for the summary line and `--json`.
+public struct ExportReport: Sendable {
+    public var input: String
+    public var output: String
+    public var captureRate: Rational
+    public var captureRateSource: String
+    public var outputRate: Rational
+    public var map: TimeMap
+    public var start: Rational
+    public var end: Rational
+    public var framesIn = 0
+    public var framesOut = 0
+    /// Frames dropped per level (temporal id, or 1 = non-reference frames), lossless only.
+    public var droppedByLevel: [Int: Int] = [:]
+    public var levelSignalling: String
+    public var isReencoded: Bool
+    public var reencodeReason: String?
+    /// "spectral", "time-domain", "varispeed", "copy", or "none" (muted or no audio in the input).
+    public var audioAlgorithm: String
+    public var audioSampleRate = 0
+    public var audioSamples: Int64 = 0
+    public var inputDuration: Rational
+    /// Video seconds in the output.
+    public var outputDuration: Rational
+    public var notes: [String]
+    public var elapsedSeconds = 0.0
+
+    /// Seconds of audio in the output; nil without an audio track (or when copied, see `outputDuration`).
+    public var audioDuration: Rational? {
+        audioSampleRate > 0 ? Rational(audioSamples, Int64(audioSampleRate)) : nil
+    }
+}

@@ -1,0 +1,53 @@
+import HFRMedia
+
+/// What `hfr export` was asked to do, validated but not yet matched against the input.
+public struct ExportSettings: Sendable {
+    /// How source time becomes output time.
+    public enum Mode: Sendable, Equatable {
+        /// Every frame kept and shown at `fps`: slow motion by capture ÷ fps.
+        case conform(fps: Rational)
+        /// Real time at `fps`: upper temporal layers dropped.
+        case realTime(fps: Rational)
+        /// One playback speed; output rate `fps` or, when nil, capture rate × speed.
+        case speed(Rational, fps: Rational?)
+        /// Speeds varying over source time; output rate `fps` or capture rate × slowest speed.
+        case ramp(TimeMap, fps: Rational?)
+    }
+
+    /// How audio follows the time map (AVFoundation's `audioTimePitchAlgorithm`).
+    public enum AudioAlgorithm: String, Sendable, CaseIterable {
+        /// Rubber Band, offline: phase-vocoder stretch with the pitch kept.
+        case spectral
+        /// WSOLA (libavfilter `atempo`): pitch kept, cheaper, more artefacts on music.
+        case timeDomain = "time-domain"
+        /// Resampling: pitch follows speed, like a tape.
+        case varispeed
+        /// No audio track.
+        case mute
+    }
+
+    /// What to do with parts the lossless rules cannot reach.
+    public enum ReencodePolicy: String, Sendable, CaseIterable {
+        case auto, never, always
+    }
+
+    public var input: String
+    public var output: String
+    public var mode: Mode
+    /// Source seconds to keep: start, and end (nil = to the end).
+    public var range: (start: Rational, end: Rational?)?
+    public var audio: AudioAlgorithm
+    public var reencode: ReencodePolicy
+
+    public init(
+        input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,
+        audio: AudioAlgorithm, reencode: ReencodePolicy
+    ) {
+        self.input = input
+        self.output = output
+        self.mode = mode
+        self.range = range
+        self.audio = audio
+        self.reencode = reencode
+    }
+}

@@ -1,0 +1,91 @@
+import CRubberBand
+
+/// One Rubber Band instance (R3 "finer" engine) in offline ("studio") mode: the whole input is
+/// studied first, so the stretch profile is known in advance, and a key-frame map pins positions
+/// of the time map exactly.
+///
+/// In offline mode Rubber Band pads the start internally and returns output aligned with the input
+/// (no start delay to drop); the caller still cuts or pads the end to the exact sample count.
+final class RubberBandLane {
+    private let state: RubberBandState
+    private let channels: Int
+    private let buffer: PlanarBuffer
+    private static let block = 8192
+
+    /// - Parameters:
+    ///   - ratio: output length ÷ input length overall.
+    ///   - keyFrames: (input sample, output sample) pairs where the map's speed changes.
+    init(sampleRate: Int, channels: Int, ratio: Double, expectedInput: Int, keyFrames: [(Int, Int)]) {
+        let options =
+            RubberBandOptionProcessOffline.rawValue | RubberBandOptionThreadingNever.rawValue
+            | RubberBandOptionEngineFiner.rawValue
+        state = rubberband_new(UInt32(sampleRate), UInt32(channels), Int32(options), ratio, 1.0)
+        self.channels = channels
+        buffer = PlanarBuffer(channels: channels, capacity: RubberBandLane.block)
+        rubberband_set_expected_input_duration(state, UInt32(clamping: expectedInput))
+        rubberband_set_max_process_size(state, UInt32(RubberBandLane.block))
+        pendingKeyFrames = keyFrames
+    }
+
+    private var pendingKeyFrames: [(Int, Int)]
+
+    deinit { rubberband_delete(state) }
+
+    /// First pass: lets Rubber Band see all of the input (`isFinal` on the last call).
+    func study(_ input: AudioChunk, isFinal: Bool) {
+        var offset = 0
+        repeat {
+            let n = min(RubberBandLane.block, input.count - offset)
+            buffer.load(input, from: offset, count: n)
+            let last = isFinal && offset + n >= input.count
+            buffer.constPointers.withUnsafeBufferPointer {
+                rubberband_study(state, $0.baseAddress, UInt32(n), last ? 1 : 0)
+            }
+            offset += n
+        } while offset < input.count
+    }
+
+    func process(_ input: AudioChunk) -> AudioChunk {
+        applyKeyFrames()
+        var output = AudioChunk(planes: Array(repeating: [], count: channels))
+        var offset = 0
+        while offset < input.count {
+            let n = min(RubberBandLane.block, input.count - offset)
+            buffer.load(input, from: offset, count: n)
+            buffer.constPointers.withUnsafeBufferPointer { rubberband_process(state, $0.baseAddress, UInt32(n), 0) }
+            offset += n
+            output.append(retrieve())
+        }
+        return output
+    }
+
+    func finish() -> AudioChunk {
+        applyKeyFrames()
+        buffer.constPointers.withUnsafeBufferPointer { rubberband_process(state, $0.baseAddress, 0, 1) }
+        return retrieve()
+    }
+
+    /// The key-frame map must be set after study and before the first process call.
+    private func applyKeyFrames() {
+        guard !pendingKeyFrames.isEmpty else { return }
+        var from = pendingKeyFrames.map { UInt32(clamping: $0.0) }
+        var to = pendingKeyFrames.map { UInt32(clamping: $0.1) }
+        rubberband_set_key_frame_map(state, UInt32(from.count), &from, &to)
+        pendingKeyFrames = []
+    }
+
+    private func retrieve() -> AudioChunk {
+        var output = AudioChunk(planes: Array(repeating: [], count: channels))
+        while true {
+            let available = Int(rubberband_available(state))
+            guard available > 0 else { break }
+            let n = min(available, RubberBandLane.block)
+            let got = buffer.mutablePointers.withUnsafeBufferPointer {
+                Int(rubberband_retrieve(state, $0.baseAddress, UInt32(n)))
+            }
+            guard got > 0 else { break }
+            output.append(buffer.chunk(got))
+        }
+        return output
+    }
+}

@@ -1,0 +1,183 @@
+import HFRMedia
+
+/// Source time → output time, as a playback speed that is constant over source-time segments.
+///
+/// Output time is the integral of 1/speed over source time from 0, so a frame at source time t
+/// lands at `outputTime(at: t)`. Everything is exact rational arithmetic: no drift over hours.
+/// Before 0 the first segment's speed continues (frames an edit list places before the start).
+public struct TimeMap: Sendable, Equatable, CustomStringConvertible {
+    /// Source seconds [start, end) played at `speed` (1 = real time, 1/4 = four times slower).
+    public struct Segment: Sendable, Equatable {
+        public var start: Rational
+        /// nil: to the end of the input.
+        public var end: Rational?
+        public var speed: Rational
+
+        public init(start: Rational, end: Rational?, speed: Rational) {
+            self.start = start
+            self.end = end
+            self.speed = speed
+        }
+    }
+
+    /// Why a map cannot be built; the message names the offending part.
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Contiguous, starting at 0, the last one open-ended.
+    public let segments: [Segment]
+
+    /// One speed for the whole input.
+    public init(speed: Rational) {
+        precondition(speed > Rational(0), "speed must be positive")
+        segments = [Segment(start: Rational(0), end: nil, speed: speed)]
+    }
+
+    /// Checks and normalises `segments`: sorted as given, contiguous from 0, positive speeds.
+    /// A closed last segment is followed by real time (speed 1) to the end of the input.
+    public init(segments: [Segment]) throws(Invalid) {
+        guard let first = segments.first else { throw Invalid(description: "empty ramp") }
+        for s in segments {
+            if let end = s.end, end <= s.start {
+                throw Invalid(
+                    description:
+                        "segment \(TimeMap.seconds(s.start))-\(TimeMap.seconds(end)) runs backwards or is empty")
+            }
+        }
+        guard first.start == Rational(0) else {
+            throw Invalid(description: "the ramp must start at 0, not \(TimeMap.seconds(first.start))")
+        }
+        var result: [Segment] = []
+        for (i, s) in segments.enumerated() {
+            guard s.speed > Rational(0) else {
+                throw Invalid(description: "speed \(TimeMap.seconds(s.speed)) is not positive")
+            }
+            if let end = s.end, end <= s.start {
+                throw Invalid(
+                    description:
+                        "segment \(TimeMap.seconds(s.start))-\(TimeMap.seconds(end)) runs backwards or is empty")
+            }
+            if let previous = result.last {
+                guard let previousEnd = previous.end else {
+                    throw Invalid(description: "segment \(i + 1) follows an open-ended segment")
+                }
+                if s.start < previousEnd {
+                    throw Invalid(
+                        description:
+                            "segment starting at \(TimeMap.seconds(s.start)) overlaps the one ending at \(TimeMap.seconds(previousEnd))"
+                    )
+                }
+                if s.start > previousEnd {
+                    throw Invalid(
+                        description: "gap between \(TimeMap.seconds(previousEnd)) and \(TimeMap.seconds(s.start))")
+                }
+            }
+            result.append(s)
+        }
+        if let end = result.last?.end { result.append(Segment(start: end, end: nil, speed: Rational(1))) }
+        self.segments = result
+    }
+
+    /// Parses a ramp such as `0-2@1,2-4@0.25,4-@1` (source seconds `start-end@speed`, end optional
+    /// on the last segment; speeds as decimals or fractions).
+    public init(parsing spec: String) throws(Invalid) {
+        var parsed: [Segment] = []
+        for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            let pieces = part.split(separator: "@", omittingEmptySubsequences: false)
+            guard pieces.count == 2, let speed = Rational(parsing: String(pieces[1])) else {
+                throw Invalid(description: "'\(part)' is not START-END@SPEED")
+            }
+            let bounds = pieces[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard bounds.count == 2, let start = Rational(parsing: String(bounds[0])) else {
+                throw Invalid(description: "'\(part)' is not START-END@SPEED")
+            }
+            var end: Rational? = nil
+            if !bounds[1].isEmpty {
+                guard let e = Rational(parsing: String(bounds[1])) else {
+                    throw Invalid(description: "'\(part)' is not START-END@SPEED")
+                }
+                end = e
+            }
+            parsed.append(Segment(start: start, end: end, speed: speed))
+        }
+        try self.init(segments: parsed)
+    }
+
+    /// Whether one speed covers everything.
+    public var isConstant: Bool { Set(segments.map(\.speed)).count == 1 }
+
+    /// The slowest speed in the map.
+    public var slowestSpeed: Rational { segments.map(\.speed).min()! }
+
+    /// Index of the segment holding source time `t` (the first one for t < 0).
+    public func segmentIndex(at t: Rational) -> Int {
+        segments.lastIndex { $0.start <= t } ?? 0
+    }
+
+    /// Playback speed at source time `t`.
+    public func speed(at t: Rational) -> Rational { segments[segmentIndex(at: t)].speed }
+
+    /// Output time of source time `t`: ∫₀ᵗ 1/speed.
+    public func outputTime(at t: Rational) -> Rational {
+        if t < Rational(0) { return t / segments[0].speed }
+        var total = Rational(0)
+        for s in segments {
+            if t <= s.start { break }
+            let end = s.end.map { $0 < t ? $0 : t } ?? t
+            total = total + (end - s.start) / s.speed
+        }
+        return total
+    }
+
+    /// Source time that plays at output time `τ` (the inverse of `outputTime`).
+    public func sourceTime(at τ: Rational) -> Rational {
+        if τ < Rational(0) { return τ * segments[0].speed }
+        var elapsed = Rational(0)
+        for s in segments {
+            guard let end = s.end else { break }
+            let span = (end - s.start) / s.speed
+            if τ < elapsed + span { return s.start + (τ - elapsed) * s.speed }
+            elapsed = elapsed + span
+        }
+        let last = segments[segments.count - 1]
+        return last.start + (τ - elapsed) * last.speed
+    }
+
+    /// The same map with each inner boundary moved by `snap` (e.g. onto a base-layer frame);
+    /// a segment that snapping leaves empty disappears.
+    public func movingBoundaries(_ snap: (Rational) -> Rational) -> TimeMap {
+        var kept: [Segment] = []
+        for s in segments {
+            let start = kept.isEmpty ? Rational(0) : kept[kept.count - 1].end!
+            let end = s.end.map(snap)
+            if let end, end <= start { continue }
+            kept.append(Segment(start: start, end: end, speed: s.speed))
+        }
+        return (try? TimeMap(segments: kept)) ?? self
+    }
+
+    /// `0-2@1,2-4@1/4,4-@1`.
+    public var description: String {
+        segments.map { s in
+            "\(TimeMap.seconds(s.start))-\(s.end.map(TimeMap.seconds) ?? "")@\(s.speed.compactDescription)"
+        }.joined(separator: ",")
+    }
+
+    /// Seconds as an integer, a short decimal when exact, else a fraction.
+    static func seconds(_ r: Rational) -> String {
+        if r.isInteger { return String(r.numerator) }
+        for digits in 1...6 {
+            var scale: Int64 = 1
+            for _ in 0..<digits { scale *= 10 }
+            let scaled = r * Rational(scale)
+            if scaled.isInteger {
+                let n = scaled.numerator
+                let sign = n < 0 ? "-" : ""
+                let fraction = String(abs(n) % scale)
+                return sign + "\(abs(n) / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
+            }
+        }
+        return r.description
+    }
+}

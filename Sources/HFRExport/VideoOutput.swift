@@ -1,0 +1,140 @@
+import CFFmpeg
+import HFRMedia
+import HFRProbe
+
+/// The output's video stream: packets copied losslessly (kept layers, timestamps through the time
+/// map) or handed to the re-encoder. This is where frames are dropped and timestamps rescaled.
+final class VideoOutput {
+    let plan: ExportPlan
+    let info: StreamInfo
+    let origin: Rational
+    let index: Int
+    /// The time base output timestamps are computed in (the muxer may use a finer one).
+    let timeBase: Rational
+    private let packaging: NALPackaging
+    private let reencoder: VideoReencoder?
+    private let mapStart: Rational
+    /// With one speed and the scaled source time base, output ticks are source ticks minus this
+    /// (exact integers: the same result as the rational map, without its arithmetic per packet).
+    private var tickOffset: Int64?
+    private(set) var framesIn = 0
+    private var copiedOut = 0
+    private(set) var droppedByLevel: [Int: Int] = [:]
+
+    var framesOut: Int { reencoder?.framesOut ?? copiedOut }
+
+    init(
+        demuxer: borrowing Demuxer, muxer: borrowing Muxer, info: StreamInfo, plan: ExportPlan, origin: Rational
+    ) throws(ExportFailure) {
+        self.plan = plan
+        self.info = info
+        self.origin = origin
+        packaging = NALPackaging(extradata: info.extradata)
+        mapStart = plan.map.outputTime(at: plan.start)
+        do {
+            if plan.layers != nil {
+                timeBase = VideoOutput.copyTimeBase(source: info.timeBase, plan: plan)
+                reencoder = nil
+                index = try demuxer.withCodecParameters(ofStream: info.index) { (p) throws(AVFailure) in
+                    try muxer.addStream(
+                        copying: p, timeBase: VideoOutput.copyTimeBase(source: info.timeBase, plan: plan))
+                }
+            } else {
+                let made = try demuxer.withCodecParameters(ofStream: info.index) { (p) throws(ExportFailure) in
+                    try VideoReencoder(parameters: p, info: info, plan: plan, origin: origin)
+                }
+                let sets = try made.parameterSets()
+                reencoder = made
+                timeBase = made.outputTimeBase
+                index = try muxer.addStream(timeBase: made.outputTimeBase) { p in
+                    CodecParameters.h264(p, width: info.width, height: info.height, extradata: sets)
+                }
+            }
+        } catch let failure as AVFailure {
+            throw .writing(failure)
+        } catch let failure as ExportFailure {
+            throw failure
+        } catch {
+            throw .processing("\(error)")
+        }
+        muxer.setFrameRate(plan.outputRate, ofStream: index)
+        if plan.layers != nil, plan.map.isConstant, timeBase == info.timeBase / plan.map.segments[0].speed {
+            let offset = origin / info.timeBase + mapStart / timeBase
+            if offset.isInteger { tickOffset = offset.numerator }
+        }
+    }
+
+    /// With one speed, source ticks scaled by 1/speed: every timestamp maps to a whole tick, exactly.
+    static func copyTimeBase(source: Rational, plan: ExportPlan) -> Rational {
+        if plan.map.isConstant {
+            let scaled = source / plan.map.segments[0].speed
+            if scaled.numerator == 1, scaled.denominator < Int64(Int32.max) { return scaled }
+        }
+        let rate = plan.outputRate
+        let multiple = max(1, (90000 + rate.numerator - 1) / rate.numerator)
+        return Rational(rate.denominator, rate.numerator * multiple)
+    }
+
+    /// Copies or re-encodes one source packet.
+    func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) {
+        if let reencoder {
+            try reencoder.push(packet) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
+            return
+        }
+        framesIn += 1
+        guard let pts = packet.pts, let layers = plan.layers else { return }
+        let (isWellFormed, structure) = packet.withData {
+            (PacketIntegrity.isWellFormed($0, packaging: packaging), FrameStructure(packet: $0, packaging: packaging))
+        }
+        guard isWellFormed else {
+            throw .badInput(
+                "corrupt video packet: frame \(framesIn - 1) at byte \(packet.position ?? -1) is not valid H.264")
+        }
+        let t = Rational.seconds(pts, in: info.timeBase) - origin
+        let level = LayerPlan.level(of: structure, usesTemporalID: layers.usesTemporalID)
+        let segment = plan.map.segmentIndex(at: t)
+        let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
+        guard inRange, layers.keeps(level: level, segment: segment) else {
+            droppedByLevel[level, default: 0] += 1
+            return
+        }
+        let speed = plan.map.segments[segment].speed
+        let stride = LayerPlan.stride(capture: plan.captureRate, speed: speed, output: plan.outputRate)
+        if let offset = tickOffset, stride.isInteger {
+            packet.pts = pts - offset
+            packet.dts = packet.dts.map { $0 - offset }
+            packet.pointer.pointee.duration *= stride.numerator
+        } else {
+            let sourceDuration = Rational.seconds(packet.duration, in: info.timeBase) * stride
+            packet.pts = ticks(t)
+            packet.dts = packet.dts.map { ticks(Rational.seconds($0, in: info.timeBase) - origin) }
+            packet.pointer.pointee.duration = ticks(t + sourceDuration) - ticks(t)
+        }
+        // Within the output nothing references the top kept layer any more: mark it droppable too.
+        let topKept = layers.maxLevels[segment]
+        packet.isDisposable = structure.isDroppable || (layers.usesTemporalID && topKept > 0 && level == topKept)
+        copiedOut += 1
+        try mux(packet, from: timeBase, muxer)
+    }
+
+    /// Output ticks of source time `t`.
+    private func ticks(_ t: Rational) -> Int64 {
+        ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded()
+    }
+
+    func finish(to muxer: borrowing Muxer) throws(ExportFailure) {
+        try reencoder?.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
+        if let reencoder { framesIn = reencoder.framesIn }
+    }
+
+    private func mux(_ packet: Packet, from timeBase: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {
+        packet.rescaleTimestamps(from: timeBase, to: muxer.timeBase(ofStream: index))
+        packet.pointer.pointee.stream_index = Int32(index)
+        packet.pointer.pointee.pos = -1
+        do {
+            try muxer.write(packet)
+        } catch {
+            throw .writing(error)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// Bad input to `hfr export`: one error line naming the file and the cause, the exit code of
+/// SPEC.md, and nothing left behind (no output, no temporary file, input untouched).
+@Suite(.serialized) struct ExportBadInputTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// Makes the input in the directory; returns its path.
+        let prepare: @Sendable (TemporaryDirectory) throws -> String
+        let options: [String]
+        let exitCode: Int32
+        let cause: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "not H.264",
+            prepare: { dir in
+                let p = dir.path("mpeg4.mp4")
+                try ExportInputs.ffmpeg([
+                    "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "1", "-c:v", "mpeg4", p,
+                ])
+                return p
+            }, options: ["--conform", "15"], exitCode: 65, cause: "not H.264"),
+        Case(
+            name: "corrupt video packet mid-file",
+            prepare: { dir in try corrupted(dir, stream: "v:0") }, options: ["--conform", "30"], exitCode: 65,
+            cause: "corrupt"),
+        Case(
+            name: "corrupt audio packet mid-file",
+            prepare: { dir in try corrupted(dir, stream: "a:0") }, options: ["--conform", "30"], exitCode: 65,
+            cause: "corrupt"),
+        Case(
+            name: "corrupt audio packet, audio copied",
+            prepare: { dir in try corrupted(dir, stream: "a:0") }, options: ["--fps", "30"], exitCode: 65,
+            cause: "corrupt audio"),
+        Case(
+            name: "truncated recording",
+            prepare: { dir in
+                let source = try Data(contentsOf: URL(fileURLWithPath: try ExportInputs.sixSeconds.get()))
+                let p = dir.path("cut.mp4")
+                try source.prefix(source.count * 6 / 10).write(to: URL(fileURLWithPath: p))
+                return p
+            }, options: ["--conform", "30"], exitCode: 65, cause: "truncated"),
+        Case(
+            name: "truncated, no index", prepare: { try Fixtures.copy("truncated.mp4", to: $0) },
+            options: ["--fps", "30"], exitCode: 65, cause: "not a media file"),
+        Case(
+            name: "unknown capture rate",
+            prepare: { dir in
+                // Raw H.264 has neither tags nor timestamps.
+                let p = dir.path("raw.h264")
+                try ExportInputs.ffmpeg([
+                    "-i", try ExportInputs.sixSeconds.get(), "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb",
+                    "-f", "h264", p,
+                ])
+                return p
+            }, options: ["--conform", "30"], exitCode: 65, cause: "capture rate unknown"),
+        Case(
+            name: "ramp overlaps", prepare: recording, options: ["--ramp", "0-3@1,2-4@0.5,4-@1"], exitCode: 64,
+            cause: "overlaps"),
+        Case(
+            name: "ramp runs backwards", prepare: recording, options: ["--ramp", "0-2@1,4-2@0.5"], exitCode: 64,
+            cause: "runs backwards"),
+        Case(name: "speed 0", prepare: recording, options: ["--speed", "0"], exitCode: 64, cause: "positive"),
+        Case(name: "negative speed", prepare: recording, options: ["--speed", "-2"], exitCode: 64, cause: "positive"),
+        Case(
+            name: "ramp speed 0", prepare: recording, options: ["--ramp", "0-2@1,2-@0"], exitCode: 64,
+            cause: "not positive"),
+        Case(
+            name: "existing output",
+            prepare: { dir in
+                try Data("keep me".utf8).write(to: URL(fileURLWithPath: dir.path("out.mp4")))
+                return try recording(dir)
+            }, options: ["--conform", "30"], exitCode: 74, cause: "already exists"),
+    ]
+
+    @Test(arguments: cases)
+    func reportsOneLineAndLeavesNothing(c: Case) throws {
+        let dir = try TemporaryDirectory()
+        let input = try c.prepare(dir)
+        let before = try dir.contents()
+        let inputBytes = try Data(contentsOf: URL(fileURLWithPath: input))
+        let r = try Tool.hfr(["export", input, dir.path("out.mp4")] + c.options)
+        #expect(r.status == c.exitCode, "stderr: \(r.stderr)")
+        let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+        #expect(errors.count == 1, "stderr: \(r.stderr)")
+        #expect(errors.first?.contains(c.cause) == true, "stderr: \(r.stderr)")
+        if c.exitCode != 64 {
+            // Not a usage error: exactly one line, naming the file.
+            #expect(r.stderr.split(separator: "\n").count == 1, "stderr: \(r.stderr)")
+            let named = c.exitCode == 74 ? "out.mp4" : URL(fileURLWithPath: input).lastPathComponent
+            #expect(errors.first?.contains(named) == true, "stderr: \(r.stderr)")
+        }
+        #expect(try dir.contents() == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == inputBytes)
+    }
+
+    static func recording(_ dir: TemporaryDirectory) throws -> String {
+        let p = dir.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try ExportInputs.sixSeconds.get(), toPath: p)
+        return p
+    }
+
+    /// The 6 s recording with the first 64 bytes of a packet of `stream` in its middle overwritten.
+    static func corrupted(_ dir: TemporaryDirectory, stream: String) throws -> String {
+        let p = try recording(dir)
+        let r = try Tool.run(
+            "ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pos", "-of", "csv=p=0", p])
+        let positions = r.stdout.split(separator: "\n").compactMap { UInt64($0) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: p))
+        try handle.seek(toOffset: positions[positions.count / 2])
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))
+        try handle.close()
+        return p
+    }
+}
+
+/// Ctrl-C during an export: nothing is left behind, and the error says so.
+@Suite struct ExportInterruptTests {
+    @Test func secondInterruptExitsAtOnceAndLeavesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30"], directory: dir)
+        usleep(500_000)
+        export.send(SIGINT)
+        export.send(SIGINT)
+        let r = export.wait()
+        if r.status == 0 { return }  // finished before the signals arrived
+        #expect(r.status == 130 || r.status == 1, "stderr: \(r.stderr)")
+        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+    }
+
+    @Test func interruptLeavesNothing() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30"], directory: dir)
+        usleep(300_000)
+        export.send(SIGINT)
+        let r = export.wait()
+        // A slow machine may finish first; then the export must simply be complete.
+        if r.status == 0 {
+            #expect(FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+            return
+        }
+        #expect(r.status == 1, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("interrupted"), "stderr: \(r.stderr)")
+        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+    }
+}
