@@ -32,8 +32,11 @@ let package = Package(
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
         .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CFFmpeg", "COpenH264", "CRubberBand"]),
+        // Batches: manifests, shards, resume records, child exports, reports.
+        .target(name: "HFRBatch", dependencies: ["HFRExport", "CFFmpeg"]),
         .target(
-            name: "HFRCommands", dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport"]),
+            name: "HFRCommands",
+            dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRBatch"]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
         .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "CFFmpeg"]),
@@ -46,12 +49,14 @@ let package = Package(
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
         .testTarget(name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport"]),
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
+        .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CV4L2"]),
         // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.
         .testTarget(
             name: "EndToEndTests", dependencies: ["hfr", "HFRTestSupport"],
-            // Run by AudioDeviceTests around a private PulseAudio server.
-            exclude: ["record-with-pulse.sh"]),
+            // Run by AudioDeviceTests around a private PulseAudio server; the JUnit schema BatchTests
+            // validates batch reports against.
+            exclude: ["record-with-pulse.sh", "junit.xsd"]),
     ]
 )

@@ -138,7 +138,9 @@ public struct ExportCommand: Command {
         StopSignal.install()
         StopSignal.removeOnAbort(OutputPath.temporary(for: settings.output))
         let progress = ExportProgress(isTerminal: Console.isTerminal(2))
-        let pipeline = ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+        let parent = ParentWatch.current()
+        let pipeline = ExportPipeline(
+            settings: settings, shouldStop: { StopSignal.isRequested || parent.isOrphaned })
         let report: ExportReport
         do {
             report = try pipeline.run(fileSize: size) { progress.show($0) }

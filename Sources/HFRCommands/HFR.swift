@@ -6,7 +6,8 @@ public enum HFR {
 
     /// Every subcommand, in the order `hfr --help` lists them.
     public static let commands: [any Command.Type] = [
-        RecordCommand.self, ExportCommand.self, ProbeCommand.self, DevicesCommand.self, FormatsCommand.self,
+        RecordCommand.self, ExportCommand.self, BatchCommand.self, ProbeCommand.self, DevicesCommand.self,
+        FormatsCommand.self,
     ]
 
     /// Runs the command line `arguments` (without the program name); returns the exit code.

@@ -94,12 +94,16 @@ public final class ExportPipeline {
                 throw .processing("\(error)")
             }
         }
-        for (key, value) in ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate) {
+        // In key order: a dictionary's order changes from run to run, and so would the file's bytes.
+        let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate)
+        for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
             muxer.setMetadata(key, value)
         }
         do {
             let isISO = format == "mp4" || format == "mov"
-            try muxer.writeHeader(options: isISO ? ["movflags": "+use_metadata_tags"] : [:])
+            // Matroska otherwise writes a random segment UID and its version: the same export would
+            // give other bytes each run (MP4 needs nothing: it writes neither).
+            try muxer.writeHeader(options: isISO ? ["movflags": "+use_metadata_tags"] : ["fflags": "+bitexact"])
         } catch {
             throw .writing(error)
         }

@@ -1,0 +1,260 @@
+import CFFmpeg
+import Foundation
+
+/// A batch manifest (schema `hfr.batch/1`), read, checked and expanded into jobs before any runs.
+///
+/// ```
+/// { "schema": "hfr.batch/1",
+///   "defaults": { "audio": "time-domain" },
+///   "jobs": [ { "input": "clips/*.mp4", "output": "out/{stem}-slowmo.mp4", "conform": 30 } ] }
+/// ```
+/// Every problem is a `ManifestError` naming the line and the field.
+public struct BatchManifest: Sendable {
+    public static let schema = "hfr.batch/1"
+
+    /// Every job, in manifest order (entries in order, each entry's inputs sorted).
+    public let jobs: [BatchJob]
+    /// Things worth saying that are not errors (inputs left out because they are outputs).
+    public let notes: [String]
+
+    /// Reads and expands the manifest at `path` (a file that could be read: the caller reads it).
+    public init(text: String, path: String, table: ExportOptionTable) throws(ManifestError) {
+        let root: JSONNode
+        do {
+            root = try JSONReader.parse(text)
+        } catch {
+            throw ManifestError("invalid JSON: \(error.message)", at: error.position)
+        }
+        let entries = try Self.entries(of: root, table: table)
+        (jobs, notes) = try Self.expand(entries, paths: ManifestPaths(manifest: path), table: table)
+    }
+
+    /// One element of `jobs` as written.
+    struct Entry {
+        let index: Int
+        let position: TextPosition
+        let input: (text: String, position: TextPosition)
+        let output: (text: String, position: TextPosition)
+        let options: [String]
+    }
+
+    // MARK: reading the document
+
+    static func entries(of root: JSONNode, table: ExportOptionTable) throws(ManifestError) -> [Entry] {
+        guard case .object(let top) = root.value else {
+            throw ManifestError("the manifest must be a JSON object, not \(root.kindName)", at: root.position)
+        }
+        for member in top where !["schema", "defaults", "jobs"].contains(member.key) {
+            throw ManifestError(
+                "unknown field (a manifest has schema, defaults and jobs)", at: member.keyPosition, field: member.key)
+        }
+        guard let schema = top.first(where: { $0.key == "schema" }) else {
+            throw ManifestError("missing \"schema\": \"\(Self.schema)\"", at: root.position)
+        }
+        guard case .string(let name) = schema.value.value, name == Self.schema else {
+            throw ManifestError(
+                "unsupported schema (this hfr reads \"\(Self.schema)\")", at: schema.value.position, field: "schema")
+        }
+        var defaults: [JSONNode.Member] = []
+        if let d = top.first(where: { $0.key == "defaults" }) {
+            guard case .object(let members) = d.value.value else {
+                throw ManifestError(
+                    "must be an object of hfr export options, not \(d.value.kindName)", at: d.value.position,
+                    field: "defaults")
+            }
+            defaults = members
+            for member in members {
+                _ = try option(member, field: "defaults.\(member.key)", table: table)
+            }
+        }
+        guard let jobsMember = top.first(where: { $0.key == "jobs" }) else {
+            throw ManifestError("missing \"jobs\": [ … ]", at: root.position)
+        }
+        guard case .array(let items) = jobsMember.value.value, !items.isEmpty else {
+            throw ManifestError("must be a non-empty array of jobs", at: jobsMember.value.position, field: "jobs")
+        }
+        var entries: [Entry] = []
+        for (index, item) in items.enumerated() {
+            entries.append(try entry(item, index: index, defaults: defaults, table: table))
+        }
+        return entries
+    }
+
+    static func entry(
+        _ item: JSONNode, index: Int, defaults: [JSONNode.Member], table: ExportOptionTable
+    ) throws(ManifestError) -> Entry {
+        let field = "jobs[\(index)]"
+        guard case .object(let members) = item.value else {
+            throw ManifestError("must be an object, not \(item.kindName)", at: item.position, field: field)
+        }
+        func path(_ key: String) throws(ManifestError) -> (String, TextPosition) {
+            guard let member = members.first(where: { $0.key == key }) else {
+                throw ManifestError("missing \"\(key)\"", at: item.position, field: field)
+            }
+            guard case .string(let text) = member.value.value, !text.isEmpty else {
+                throw ManifestError(
+                    "must be a non-empty string, not \(member.value.kindName)", at: member.value.position,
+                    field: "\(field).\(key)")
+            }
+            return (text, member.value.position)
+        }
+        let input = try path("input")
+        let output = try path("output")
+        // The job's own options replace the defaults; null removes a default.
+        var chosen: [String: (member: JSONNode.Member, field: String)] = [:]
+        for member in defaults { chosen[member.key] = (member, "defaults.\(member.key)") }
+        for member in members where member.key != "input" && member.key != "output" {
+            if case .null = member.value.value {
+                guard table.options.contains(where: { $0.name == member.key }) else {
+                    _ = try option(member, field: "\(field).\(member.key)", table: table)
+                    continue
+                }
+                chosen[member.key] = nil
+            } else {
+                chosen[member.key] = (member, "\(field).\(member.key)")
+            }
+        }
+        var arguments: [String] = []
+        for (name, _) in table.options {
+            guard let (member, optionField) = chosen[name] else { continue }
+            arguments += try option(member, field: optionField, table: table)
+        }
+        for (name, (member, optionField)) in chosen where !table.options.contains(where: { $0.name == name }) {
+            _ = try option(member, field: optionField, table: table)
+        }
+        // The export's own parser judges the values and their combinations.
+        if let problem = table.validate(["input.mp4", "output.mp4"] + arguments) {
+            let culprit = chosen.filter { problem.contains("--\($0.key)") }.min { $0.key < $1.key }?.value
+            throw ManifestError(
+                problem, at: culprit?.member.value.position ?? item.position, field: culprit?.field ?? field)
+        }
+        return Entry(
+            index: index, position: item.position, input: input, output: output, options: arguments)
+    }
+
+    /// `"conform": 30` → `["--conform", "30"]`; the error names the field.
+    static func option(
+        _ member: JSONNode.Member, field: String, table: ExportOptionTable
+    ) throws(ManifestError) -> [String] {
+        if let reason = table.reserved[member.key] {
+            throw ManifestError(reason, at: member.keyPosition, field: field)
+        }
+        guard let kind = table.options.first(where: { $0.name == member.key })?.kind else {
+            let names = table.options.map(\.name).joined(separator: ", ")
+            throw ManifestError(
+                "unknown hfr export option (known: input, output, \(names))", at: member.keyPosition, field: field)
+        }
+        func scalar(_ node: JSONNode) throws(ManifestError) -> String {
+            switch node.value {
+            case .string(let s): return s
+            case .number(let n): return n
+            default:
+                throw ManifestError(
+                    "must be a string or a number, not \(node.kindName)", at: node.position, field: field)
+            }
+        }
+        switch (kind, member.value.value) {
+        case (.flag, .bool(let on)): return on ? ["--\(member.key)"] : []
+        case (.flag, _):
+            throw ManifestError(
+                "must be true or false, not \(member.value.kindName)", at: member.value.position, field: field)
+        case (.value, _): return ["--\(member.key)", try scalar(member.value)]
+        case (.repeated, .array(let items)):
+            var arguments: [String] = []
+            for item in items { arguments += ["--\(member.key)", try scalar(item)] }
+            return arguments
+        case (.repeated, _): return ["--\(member.key)", try scalar(member.value)]
+        }
+    }
+
+    // MARK: expanding into jobs
+
+    static func expand(
+        _ entries: [Entry], paths: ManifestPaths, table: ExportOptionTable
+    ) throws(ManifestError) -> ([BatchJob], [String]) {
+        // Inputs first: every entry's files, then what each writes.
+        var expanded: [(entry: Entry, inputs: [String], template: OutputTemplate, isPattern: Bool)] = []
+        for entry in entries {
+            let field = "jobs[\(entry.index)].input"
+            let pattern = entry.input.text
+            let isPattern = ManifestPaths.isPattern(pattern)
+            var inputs: [String]
+            if isPattern {
+                inputs = paths.expand(pattern)
+                if inputs.isEmpty {
+                    throw ManifestError(
+                        "\"\(pattern)\" matches no file in \(paths.base)", at: entry.input.position, field: field)
+                }
+            } else {
+                var info = stat()
+                let resolved = paths.resolve(pattern)
+                guard stat(resolved, &info) == 0 else {
+                    throw ManifestError(
+                        "\(resolved): \(String(cString: strerror(errno)))", at: entry.input.position, field: field)
+                }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    throw ManifestError(
+                        "\(resolved) is a directory; use a pattern such as \(pattern)/*.mp4", at: entry.input.position,
+                        field: field)
+                }
+                inputs = [ManifestPaths.normalize(pattern)]
+            }
+            let template: OutputTemplate
+            do {
+                template = try OutputTemplate(entry.output.text)
+            } catch {
+                throw ManifestError(error.message, at: entry.output.position, field: "jobs[\(entry.index)].output")
+            }
+            expanded.append((entry, inputs.map(ManifestPaths.normalize), template, isPattern))
+        }
+        // A pattern that also matches what the batch writes (outputs next to inputs) must not pick
+        // up last run's outputs as new inputs.
+        let allOutputs = Set(
+            expanded.flatMap { e in e.inputs.map { ManifestPaths.normalize(e.template.output(for: $0)) } })
+        var notes: [String] = []
+        var jobs: [BatchJob] = []
+        var writers: [String: BatchJob] = [:]
+        var allInputs: [String: Int] = [:]
+        for e in expanded {
+            for input in e.inputs where !(e.isPattern && allOutputs.contains(input)) {
+                allInputs[input] = allInputs[input] ?? e.entry.index
+            }
+        }
+        for e in expanded {
+            let outputField = "jobs[\(e.entry.index)].output"
+            for input in e.inputs {
+                if e.isPattern, allOutputs.contains(input) {
+                    notes.append("jobs[\(e.entry.index)]: \(input) left out: the batch writes it")
+                    continue
+                }
+                let output = ManifestPaths.normalize(e.template.output(for: input))
+                let job = BatchJob(
+                    input: paths.resolve(input), output: paths.resolve(output), options: e.entry.options,
+                    manifestInput: input, manifestOutput: output, entry: e.entry.index,
+                    line: e.entry.position.line)
+                guard av_guess_format(nil, output, nil) != nil else {
+                    throw ManifestError(
+                        "\(output): unknown container; use .mp4, .mov or .mkv", at: e.entry.output.position,
+                        field: outputField)
+                }
+                if let other = writers[output] {
+                    let message =
+                        other.entry == job.entry
+                        ? "\"\(e.entry.output.text)\" gives \(output) for both \(other.manifestInput) and \(input); "
+                            + "put {stem} or {name} in it"
+                        : "\(output) is also written by jobs[\(other.entry)] (line \(other.line)); "
+                            + "two jobs may not write the same output"
+                    throw ManifestError(message, at: e.entry.output.position, field: outputField)
+                }
+                if let reader = allInputs[output] {
+                    throw ManifestError(
+                        "\(output) is an input of jobs[\(reader)]; inputs are never modified",
+                        at: e.entry.output.position, field: outputField)
+                }
+                writers[output] = job
+                jobs.append(job)
+            }
+        }
+        return (jobs, notes)
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import HFRExport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a shard's jobs on `workers` threads, each job a child `hfr export --json` process, so a
+/// job that crashes takes only itself down.
+public final class BatchRunner: Sendable {
+    /// How to run.
+    public struct Settings: Sendable {
+        public var workers: Int
+        /// Skip jobs whose output and record match (see `ResumeRecord`).
+        public var resume: Bool
+        /// Replace outputs the batch did not write.
+        public var force: Bool
+        /// Stop at the first failure.
+        public var failFast: Bool
+        /// The hfr binary the exports run (this very binary).
+        public var executable: String
+        /// Given to every export as well (`-v`: libav's messages end up in the reports).
+        public var extraArguments: [String]
+
+        public init(
+            workers: Int, resume: Bool, force: Bool, failFast: Bool, executable: String, extraArguments: [String] = []
+        ) {
+            self.workers = workers
+            self.resume = resume
+            self.force = force
+            self.failFast = failFast
+            self.executable = executable
+            self.extraArguments = extraArguments
+        }
+    }
+
+    /// Counts for the progress line.
+    public struct Tally: Sendable {
+        public var total = 0
+        public var finished = 0
+        public var failed = 0
+        public var skipped = 0
+        public var running = 0
+    }
+
+    private struct State {
+        var next = 0
+        var results: [JobResult?]
+        var tally = Tally()
+        var failedFast = false
+    }
+
+    let jobs: [BatchJob]
+    let settings: Settings
+    private let state: Mutex<State>
+    /// Called (serialized) as each job ends.
+    let onFinish: @Sendable (JobResult, Tally) -> Void
+
+    public init(jobs: [BatchJob], settings: Settings, onFinish: @escaping @Sendable (JobResult, Tally) -> Void) {
+        self.jobs = jobs
+        self.settings = settings
+        self.onFinish = onFinish
+        var initial = State(results: Array(repeating: nil, count: jobs.count))
+        initial.tally.total = jobs.count
+        state = Mutex(initial)
+    }
+
+    /// Runs every job (or until stopped); the results in job order, and whether it was stopped.
+    public func run() -> (results: [JobResult], stoppedEarly: Bool) {
+        let workers = max(1, min(settings.workers, jobs.count))
+        BatchSignal.install(workers: workers)
+        let done = DispatchGroup()
+        for slot in 0..<workers {
+            done.enter()
+            let thread = Thread { [self] in
+                work(slot: slot)
+                done.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        done.wait()
+        return state.withLock { s in
+            let results = jobs.indices.map { s.results[$0] ?? JobResult(job: jobs[$0], status: .notRun) }
+            return (results, BatchSignal.isRequested || s.failedFast)
+        }
+    }
+
+    private func work(slot: Int) {
+        while let index = claim() {
+            let started = Date()
+            var result = runJob(jobs[index], slot: slot)
+            result.seconds = Date().timeIntervalSince(started)
+            state.withLock { s in
+                // Stopped by the batch (SIGTERM: the export exits 1, "interrupted"; 130 or a signal
+                // when killed), not failed on its own.
+                let wasStopped = result.signal != nil || result.exitCode == 1 || result.exitCode == 130
+                if result.status == .failed, wasStopped, BatchSignal.isRequested || s.failedFast {
+                    result.status = .cancelled
+                }
+                s.results[index] = result
+                s.tally.running -= 1
+                s.tally.finished += 1
+                if result.status == .failed { s.tally.failed += 1 }
+                if result.status == .skipped { s.tally.skipped += 1 }
+                if result.status == .failed, settings.failFast, !s.failedFast {
+                    s.failedFast = true
+                    BatchSignal.signalChildren(SIGTERM)
+                }
+                onFinish(result, s.tally)
+            }
+        }
+    }
+
+    private func claim() -> Int? {
+        state.withLock { s in
+            guard s.next < jobs.count, !BatchSignal.isRequested, !s.failedFast else { return nil }
+            s.next += 1
+            s.tally.running += 1
+            return s.next - 1
+        }
+    }
+
+    private var isStopping: Bool { BatchSignal.isRequested || state.withLock { $0.failedFast } }
+
+    /// One job: resume check, the export as a child, its record.
+    func runJob(_ job: BatchJob, slot: Int) -> JobResult {
+        var result = JobResult(job: job, status: .failed)
+        let existing = Self.size(of: job.output)
+        let record = ResumeRecord.read(for: job.output)
+        if settings.resume, let existing, let record, record.state == .done, record.input == job.manifestInput,
+            record.options == job.options, record.outputBytes == existing,
+            FileDigest.sha256(of: job.input) == record.inputSHA256
+        {
+            result.status = .skipped
+            result.frames = record.frames
+            result.outputBytes = existing
+            return result
+        }
+        if existing != nil, record == nil, !settings.force {
+            result.error = "\(job.output): already exists and was not written by hfr batch (use --force to replace it)"
+            result.exitCode = 74
+            return result
+        }
+        let directory = (job.output as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        Self.removeStaleTemporaries(of: job.output)
+        ResumeRecord(state: .running, input: job.manifestInput, options: job.options).write(for: job.output)
+
+        var arguments = ["export", job.input, job.output] + job.options + ["--json"] + settings.extraArguments
+        if existing != nil { arguments.append("--force") }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable: settings.executable, arguments: arguments,
+                extraEnvironment: ["HFR_BATCH_PARENT": String(getpid())])
+        } catch {
+            ResumeRecord.remove(for: job.output)
+            result.error = error.message
+            return result
+        }
+        BatchSignal.setChild(child.pid, slot: slot)
+        // A stop that came between claiming the job and starting it.
+        if isStopping { kill(child.pid, BatchSignal.isUrgent ? SIGKILL : SIGTERM) }
+        let digest = FileDigest.sha256(of: job.input)
+        let (termination, stdout, stderr) = child.wait()
+        BatchSignal.setChild(0, slot: slot)
+        result.log = stderr
+
+        switch termination {
+        case .exited(0):
+            result.status = .succeeded
+            result.exitCode = 0
+            result.outputBytes = Self.size(of: job.output)
+            result.frames = Self.frames(inSummary: stdout)
+            ResumeRecord(
+                state: .done, input: job.manifestInput, inputSHA256: digest, options: job.options,
+                outputBytes: result.outputBytes, frames: result.frames
+            ).write(for: job.output)
+            return result
+        case .exited(let code):
+            result.exitCode = code
+            result.error = Self.errorLine(stderr) ?? "hfr export exited with code \(code)"
+        case .signalled(let signal):
+            result.signal = signal
+            result.error = "\(job.input): hfr export was killed by signal \(signal) (\(Self.signalName(signal)))"
+            // It had no chance to remove its temporary output.
+            unlink(OutputPath.temporary(for: job.output, pid: child.pid))
+        }
+        if Self.size(of: job.output) != nil {
+            ResumeRecord(state: .failed, input: job.manifestInput, options: job.options).write(for: job.output)
+        } else {
+            ResumeRecord.remove(for: job.output)
+        }
+        return result
+    }
+
+    static func size(of path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// `video.framesOut` of the export's `--json` summary.
+    static func frames(inSummary text: String) -> Int? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let video = object["video"] as? [String: Any]
+        else { return nil }
+        return video["framesOut"] as? Int
+    }
+
+    /// The export's `Error: …` line, without the prefix.
+    static func errorLine(_ stderr: String) -> String? {
+        stderr.split(separator: "\n").last { $0.hasPrefix("Error: ") }.map { String($0.dropFirst(7)) }
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGKILL: "SIGKILL", SIGBUS: "SIGBUS", SIGILL: "SIGILL",
+            SIGFPE: "SIGFPE", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGTRAP: "SIGTRAP",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+
+    /// Temporaries of `output` and of its record whose writing process is gone: left by a batch or
+    /// an export that was killed.
+    static func removeStaleTemporaries(of output: String) {
+        let directory = (output as NSString).deletingLastPathComponent
+        let name = (output as NSString).lastPathComponent
+        let prefix = "." + name + "."
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
+        else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            // `.NAME.<pid>.tmp` (an export's) or `.NAME.hfr-batch.json.<pid>.tmp` (a record's).
+            let middle = entry.dropFirst(prefix.count).dropLast(4)
+            let digits = middle.split(separator: ".").last ?? ""
+            guard let pid = pid_t(digits), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory.isEmpty ? entry : directory + "/" + entry)
+        }
+    }
+}

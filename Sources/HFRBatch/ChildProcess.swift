@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A child process started with posix_spawn, its stdout and stderr going to unlinked temporary
+/// files (no pipe to drain while waiting, nothing left behind if the batch is killed).
+public struct ChildProcess {
+    public let pid: pid_t
+    private let stdoutFD: Int32
+    private let stderrFD: Int32
+
+    /// How a child ended.
+    public enum Termination: Sendable, Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// Starts `executable` with `arguments` (argv[1...]) and the environment plus `extraEnvironment`.
+    public init(
+        executable: String, arguments: [String], extraEnvironment: [String: String] = [:]
+    ) throws(ChildFailure) {
+        stdoutFD = try Self.scratchFile()
+        stderrFD = try Self.scratchFile()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderrFD, 2)
+        // The batch blocks nothing itself, but its own parent may have: give the child a clean
+        // mask and default SIGINT/SIGTERM, so the export's own stop handling works.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(extraEnvironment) { $1 }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            close(stdoutFD)
+            close(stderrFD)
+            throw ChildFailure(message: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        self.pid = pid
+    }
+
+    /// Waits for the child to end; returns how, and what it printed.
+    public func wait() -> (termination: Termination, stdout: String, stderr: String) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // The wait(2) status word, decoded by hand: Swift does not import the W* macros.
+        let signal = status & 0x7f
+        let termination: Termination = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        let out = Self.drain(stdoutFD)
+        let err = Self.drain(stderrFD)
+        return (termination, out, err)
+    }
+
+    private static func scratchFile() throws(ChildFailure) -> Int32 {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        while true {
+            let path = "\(directory)/hfr-batch.\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd < 0, errno == EEXIST { continue }
+            guard fd >= 0 else {
+                throw ChildFailure(
+                    message: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+            }
+            unlink(path)
+            return fd
+        }
+    }
+
+    private static func drain(_ fd: Int32) -> String {
+        defer { close(fd) }
+        lseek(fd, 0, SEEK_SET)
+        var data = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            data += buffer[0..<n]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A child that could not be started.
+public struct ChildFailure: Error, Sendable {
+    public let message: String
+}

@@ -1,0 +1,246 @@
+import CFFmpeg
+import Foundation
+import HFRBatch
+import HFRMedia
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `hfr batch`: the exports a manifest lists, on N workers, optionally one shard of a CI matrix.
+public struct BatchCommand: Command {
+    public static let name = "batch"
+    public static let abstract = "Run the exports a manifest lists: parallel, sharded over CI, resumable."
+    public static let discussion = """
+        The manifest (schema hfr.batch/1, see 'hfr batch --example' and docs/batch-manifest.md) lists
+        jobs: an input file or glob, an output template ({stem}, {name}, {dir}) and any hfr export
+        options. Paths are relative to the manifest. The whole manifest is checked before any job
+        runs: syntax, unknown options, bad values, missing inputs, two jobs writing one output are
+        refused with the manifest's line and field (exit 64).
+
+        Each job runs as a child 'hfr export --json' process, so a crashing job fails alone. Outputs
+        are written under a temporary name and renamed when complete; next to each output,
+        OUTPUT.hfr-batch.json records how it was made. An output the batch did not write is never
+        replaced without --force; one it wrote (it has a record) is redone and replaced.
+
+          --shard K/N    run the K-th of N parts (1-based). Jobs are dealt by a hash of input,
+                         output and options, so every job is in exactly one part whatever the
+                         manifest's order.
+          --shard auto   the part from the CI: CI_NODE_INDEX/CI_NODE_TOTAL (from 1 on GitLab, where
+                         GITLAB_CI is set, else from 0; HFR_SHARD_INDEX_BASE=0|1 decides),
+                         JOB_COMPLETION_INDEX (Kubernetes, from 0) with HFR_SHARD_TOTAL or
+                         JOB_COMPLETIONS, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (from
+                         SLURM_ARRAY_TASK_MIN). Says on stderr which it used.
+          --resume       skip a job whose output exists and whose record matches: same input
+                         SHA-256, same options, same output size.
+
+        Progress goes to stderr (jobs done / total, failures, ETA). Ctrl-C or SIGTERM stops launching
+        jobs and stops the running exports (they remove their temporary files); a second one kills
+        them. The reports are written either way.
+
+        Exit codes: 0 every job of the shard succeeded (or was up to date), 1 a job failed or the
+        batch was stopped, 64 usage or bad manifest, 74 manifest unreadable or a report not writable.
+        """
+    public static let options: [OptionSpec] = [
+        .positional("MANIFEST", optional: true, help: "The batch manifest (JSON, schema hfr.batch/1)."),
+        .value("jobs", "N", short: "j", help: "Exports running at once (default: the number of cores)."),
+        .value("shard", "K/N|auto", help: "Run only part K of N, or the part the CI's variables name."),
+        .value("report", "FILE", help: "Write a JUnit XML report: one testcase per job."),
+        .value("json-report", "FILE", help: "Write a JSON report (schema hfr.batch.report/1)."),
+        .flag("resume", help: "Skip jobs whose output is up to date (input digest and options match)."),
+        .flag("force", help: "Replace outputs that hfr batch did not write."),
+        .flag("fail-fast", help: "Stop at the first failed job."),
+        .flag("dry-run", help: "List this shard's jobs on stdout and run nothing."),
+        .flag("example", help: "Print a commented example manifest."),
+    ]
+
+    enum ShardChoice {
+        case fixed(Shard)
+        case auto
+    }
+
+    let manifest: String?
+    let workers: Int
+    let shard: ShardChoice
+    let report: String?
+    let jsonReport: String?
+    let resume: Bool
+    let force: Bool
+    let failFast: Bool
+    let dryRun: Bool
+    let example: Bool
+
+    public init(_ arguments: ParsedArguments) throws(HFRError) {
+        let command = BatchCommand.self
+        example = arguments.flag("example")
+        manifest = arguments.positional("MANIFEST")
+        if manifest == nil, !example { throw .usage("missing MANIFEST", of: command) }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        workers = try arguments.value("jobs", as: Int.self) ?? cores
+        guard workers >= 1 else { throw .usage("-j must be at least 1", of: command) }
+        switch arguments.value("shard") {
+        case nil: shard = .fixed(.all)
+        case "auto": shard = .auto
+        case let text?:
+            guard let s = Shard(parsing: text) else {
+                throw .usage("--shard must be K/N with 1 ≤ K ≤ N (e.g. 2/4) or auto, not '\(text)'", of: command)
+            }
+            shard = .fixed(s)
+        }
+        report = arguments.value("report")
+        jsonReport = arguments.value("json-report")
+        resume = arguments.flag("resume")
+        force = arguments.flag("force")
+        failFast = arguments.flag("fail-fast")
+        dryRun = arguments.flag("dry-run")
+    }
+
+    /// The export options a manifest may set, checked by the export's own parser.
+    static let exportOptions = ExportOptionTable(
+        options: ExportCommand.options.compactMap { spec in
+            switch spec.kind {
+            case .positional: nil
+            case .flag: (spec.name, .flag)
+            case .value: (spec.name, .value)
+            case .repeatedValue: (spec.name, .repeated)
+            }
+        }.filter { $0.0 != "json" && $0.0 != "force" },
+        reserved: [
+            "json": "set by hfr batch itself (it reads each export's summary)",
+            "force": "set by hfr batch itself: use 'hfr batch --force' to replace outputs it did not write",
+        ],
+        validate: { arguments in
+            do throws(HFRError) {
+                _ = try ExportCommand(ParsedArguments(arguments, for: ExportCommand.self))
+                return nil
+            } catch {
+                return error.message
+            }
+        })
+
+    public func run() throws(HFRError) {
+        if example {
+            Console.output(BatchExample.text)
+            return
+        }
+        guard let manifest else { return }
+        let text = try Self.read(manifest)
+        let parsed: BatchManifest
+        do throws(ManifestError) {
+            parsed = try BatchManifest(text: text, path: manifest, table: Self.exportOptions)
+        } catch {
+            throw .usage(error.describe(manifest: manifest), of: BatchCommand.self)
+        }
+        var shardSource: String? = nil
+        let part: Shard
+        switch shard {
+        case .fixed(let s):
+            part = s
+            if s.total > 1 { shardSource = "--shard \(s)" }
+        case .auto:
+            switch ShardEnvironment.detect(ProcessInfo.processInfo.environment) {
+            case .success(let (s, why)):
+                part = s
+                shardSource = why
+                Console.error("batch: \(why)\n")
+            case .failure(let problem):
+                throw .usage("--shard auto: \(problem.message)", of: BatchCommand.self)
+            }
+        }
+        for note in parsed.notes { Console.error("Note: \(note)\n") }
+        let jobs = part.select(parsed.jobs)
+        if dryRun {
+            var out = ""
+            for job in jobs {
+                out += ([job.id, job.manifestInput, job.manifestOutput] + job.options).joined(separator: "\t") + "\n"
+            }
+            Console.output(out)
+            Console.error("batch: \(jobs.count) of \(parsed.jobs.count) jobs in shard \(part) (dry run)\n")
+            return
+        }
+        for path in [report, jsonReport].compactMap({ $0 }) { try Self.checkWritable(path) }
+
+        let started = Date()
+        let progress = BatchProgress(isTerminal: Console.isTerminal(2))
+        // hfr -v batch: the exports log libav's messages too (into the reports' failure text).
+        let level = av_log_get_level()
+        let verbosity = level >= AV_LOG_DEBUG ? ["-v", "-v"] : level >= AV_LOG_INFO ? ["-v"] : []
+        let settings = BatchRunner.Settings(
+            workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
+            extraArguments: verbosity)
+        let runner = BatchRunner(jobs: jobs, settings: settings) { progress.finished($0, $1) }
+        let (results, stoppedEarly) = runner.run()
+        progress.clear()
+        let seconds = Date().timeIntervalSince(started)
+
+        if let report {
+            let xml = JUnitReport.document(
+                manifest: manifest, shard: part, results: results, seconds: seconds, started: started,
+                hostname: Self.hostname)
+            try Self.write(xml, to: report)
+        }
+        if let jsonReport {
+            let document = BatchJSON.document(
+                manifest: manifest, shard: part, shardSource: shardSource, workers: settings.workers,
+                manifestJobs: parsed.jobs.count, results: results, seconds: seconds, stoppedEarly: stoppedEarly)
+            try Self.write(document.rendered + "\n", to: jsonReport)
+        }
+        let failed = results.filter { $0.status == .failed }.count
+        let skipped = results.filter { $0.status == .skipped }.count
+        let succeeded = results.filter { $0.status == .succeeded }.count
+        var summary = "batch: \(results.count) jobs"
+        if part.total > 1 { summary += " (shard \(part) of \(parsed.jobs.count))" }
+        summary += ": \(succeeded) done, \(skipped) up to date, \(failed) failed"
+        let unfinished = results.count - succeeded - skipped - failed
+        if unfinished > 0 { summary += ", \(unfinished) not done" }
+        summary += " in \(ProbeText.fixed(seconds, 1)) s"
+        Console.error(summary + "\n")
+        if BatchSignal.isRequested {
+            throw HFRError("\(manifest): interrupted; \(unfinished) jobs not done", exitCode: .failure)
+        }
+        if failed > 0 || unfinished > 0 {
+            let first = results.first { $0.status == .failed }?.error.map { "; first: \($0)" } ?? ""
+            throw HFRError("\(manifest): \(failed) of \(results.count) jobs failed\(first)", exitCode: .failure)
+        }
+    }
+
+    /// The program each job runs: this hfr (or `HFR_BATCH_EXECUTABLE`, e.g. a wrapper script).
+    static var executable: String {
+        if let path = ProcessInfo.processInfo.environment["HFR_BATCH_EXECUTABLE"], !path.isEmpty { return path }
+        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    }
+
+    /// gethostname(2): ProcessInfo's hostName may ask DNS, which can hang in a CI container.
+    static var hostname: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func read(_ path: String) throws(HFRError) -> String {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .io(path, errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .io(path, "is a directory, not a manifest") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .io(path, "cannot be read") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .usage("\(path): not UTF-8 text", of: BatchCommand.self)
+        }
+        return text
+    }
+
+    static func checkWritable(_ path: String) throws(HFRError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let dir = directory.isEmpty ? "." : directory
+        var info = stat()
+        guard stat(dir, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw .io(path, "directory \(dir) does not exist")
+        }
+        guard access(dir, W_OK) == 0 else { throw .io(path, "cannot write in \(dir)") }
+    }
+
+    static func write(_ text: String, to path: String) throws(HFRError) {
+        guard AtomicFile.write(Data(text.utf8), to: path) else { throw .io(path, "cannot be written") }
+    }
+}

@@ -1,0 +1,59 @@
+import HFRBatch
+
+/// `--json-report`: the batch's results as JSON (schema `hfr.batch.report/1`).
+enum BatchJSON {
+    static let schema = "hfr.batch.report/1"
+
+    static func document(
+        manifest: String, shard: Shard, shardSource: String?, workers: Int, manifestJobs: Int, results: [JobResult],
+        seconds: Double, stoppedEarly: Bool
+    ) -> JSONValue {
+        func count(_ status: JobResult.Status) -> JSONValue {
+            .int(Int64(results.filter { $0.status == status }.count))
+        }
+        return .object([
+            ("schema", .string(schema)),
+            ("manifest", .string(manifest)),
+            (
+                "shard",
+                .object([
+                    ("index", .int(Int64(shard.index))), ("total", .int(Int64(shard.total))),
+                    ("source", .optional(shardSource.map { .string($0) })),
+                ])
+            ),
+            ("workers", .int(Int64(workers))),
+            ("manifestJobs", .int(Int64(manifestJobs))),
+            (
+                "totals",
+                .object([
+                    ("jobs", .int(Int64(results.count))),
+                    ("succeeded", count(.succeeded)),
+                    ("failed", count(.failed)),
+                    ("skipped", count(.skipped)),
+                    ("cancelled", count(.cancelled)),
+                    ("notRun", count(.notRun)),
+                ])
+            ),
+            ("stoppedEarly", .bool(stoppedEarly)),
+            ("elapsedSeconds", .double(seconds)),
+            ("jobs", .array(results.map(job))),
+        ])
+    }
+
+    static func job(_ r: JobResult) -> JSONValue {
+        .object([
+            ("id", .string(r.job.id)),
+            ("manifestEntry", .int(Int64(r.job.entry))),
+            ("input", .string(r.job.input)),
+            ("output", .string(r.job.output)),
+            ("options", .array(r.job.options.map { .string($0) })),
+            ("status", .string(r.status.rawValue)),
+            ("durationSeconds", .double(r.seconds)),
+            ("frames", .optional(r.frames.map { .int(Int64($0)) })),
+            ("outputBytes", .optional(r.outputBytes.map { .int($0) })),
+            ("exitCode", .optional(r.exitCode.map { .int(Int64($0)) })),
+            ("signal", .optional(r.signal.map { .int(Int64($0)) })),
+            ("error", .optional(r.error.map { .string($0) })),
+        ])
+    }
+}
