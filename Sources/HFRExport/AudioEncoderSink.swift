@@ -12,17 +12,7 @@ final class AudioEncoderSink {
     private let packet: Packet
 
     init(sampleRate: Int, channels: Int) throws(AVFailure) {
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
-        let chosen = layout
-        encoder = try Encoder(name: "aac") { ctx in
-            ctx.pointee.sample_rate = Int32(sampleRate)
-            ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            ctx.pointee.ch_layout = chosen
-            ctx.pointee.bit_rate = Int64(64_000 * channels)
-            ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
-            ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-        }
+        encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
         frames = AudioFrames(sampleRate: sampleRate, channels: channels)
         self.sampleRate = sampleRate
         pending = AudioChunk(planes: Array(repeating: [], count: channels))

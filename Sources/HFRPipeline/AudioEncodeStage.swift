@@ -16,20 +16,11 @@ final class AudioEncodeStage: @unchecked Sendable {
     private(set) var failure: String?
 
     init(sampleRate: Int, channels: Int, stats: RecordStats) throws(AVFailure) {
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
-        let chosen = layout
-        encoder = try Encoder(name: "aac") { ctx in
-            ctx.pointee.sample_rate = Int32(sampleRate)
-            ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-            ctx.pointee.ch_layout = chosen
-            ctx.pointee.bit_rate = Int64(64_000 * channels)
-            ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
-            // MP4 and MKV carry the AAC setup in the container header.
-            ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-        }
+        encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
         fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels)
         self.sampleRate = sampleRate
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, Int32(channels))
         self.layout = layout
         self.stats = stats
     }

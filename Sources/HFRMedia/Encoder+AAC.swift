@@ -1,0 +1,19 @@
+import CFFmpeg
+
+extension Encoder {
+    /// FFmpeg's AAC-LC encoder for planar float audio at 64 kb/s per channel, its setup in the
+    /// container header (MP4, MOV and MKV carry it there): what hfr writes for recordings and exports.
+    public static func aac(sampleRate: Int, channels: Int) throws(AVFailure) -> Encoder {
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, Int32(channels))
+        let chosen = layout
+        return try Encoder(name: "aac") { ctx in
+            ctx.pointee.sample_rate = Int32(sampleRate)
+            ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+            ctx.pointee.ch_layout = chosen
+            ctx.pointee.bit_rate = Int64(64_000 * channels)
+            ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+            ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        }
+    }
+}
