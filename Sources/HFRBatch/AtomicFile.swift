@@ -1,4 +1,5 @@
 import Foundation
+import HFRExport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,8 +9,7 @@ import Foundation
 public enum AtomicFile {
     /// Writes `data` to `path` whole, or leaves `path` as it was; false when it cannot.
     public static func write(_ data: Data, to path: String) -> Bool {
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let temporary = String(path[..<slash]) + "." + path[slash...] + ".\(getpid()).tmp"
+        let temporary = OutputPath.temporary(for: path)
         guard FileManager.default.createFile(atPath: temporary, contents: data) else { return false }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)

@@ -129,14 +129,18 @@ public final class BatchRunner: Sendable {
         var result = JobResult(job: job, status: .failed)
         let existing = Self.size(of: job.output)
         let record = ResumeRecord.read(for: job.output)
+        // The input's digest, once: from the resume check, else while the export runs.
+        var inputDigest: String? = nil
         if settings.resume, let existing, let record, record.state == .done, record.input == job.manifestInput,
-            record.options == job.options, record.outputBytes == existing,
-            FileDigest.sha256(of: job.input) == record.inputSHA256
+            record.options == job.options, record.outputBytes == existing
         {
-            result.status = .skipped
-            result.frames = record.frames
-            result.outputBytes = existing
-            return result
+            inputDigest = FileDigest.sha256(of: job.input)
+            if inputDigest == record.inputSHA256 {
+                result.status = .skipped
+                result.frames = record.frames
+                result.outputBytes = existing
+                return result
+            }
         }
         if existing != nil, record == nil, !settings.force {
             result.error = "\(job.output): already exists and was not written by hfr batch (use --force to replace it)"
@@ -165,7 +169,7 @@ public final class BatchRunner: Sendable {
         BatchSignal.setChild(child.pid, slot: slot)
         // A stop that came between claiming the job and starting it.
         if isStopping { kill(child.pid, BatchSignal.isUrgent ? SIGKILL : SIGTERM) }
-        let digest = FileDigest.sha256(of: job.input)
+        let digest = inputDigest ?? FileDigest.sha256(of: job.input)
         let (termination, stdout, stderr) = child.wait()
         BatchSignal.setChild(0, slot: slot)
         result.log = stderr

@@ -7,8 +7,8 @@ public enum JUnitReport {
     public static func document(
         manifest: String, shard: Shard, results: [JobResult], seconds: Double, started: Date, hostname: String
     ) -> String {
-        let failures = results.filter { !$0.isSuccess && $0.status != .notRun && $0.status != .cancelled }.count
-        let skipped = results.filter { $0.status == .skipped || $0.status == .notRun || $0.status == .cancelled }.count
+        let failures = results.filter { $0.status == .failed }.count
+        let skipped = results.count - failures - results.filter { $0.status == .succeeded }.count
         let suiteName = shard.total > 1 ? "\(manifest) (shard \(shard))" : manifest
         let counts =
             "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" "

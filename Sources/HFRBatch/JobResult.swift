@@ -32,7 +32,4 @@ public struct JobResult: Sendable {
         self.job = job
         self.status = status
     }
-
-    /// Whether the job leaves its output as the manifest asks.
-    public var isSuccess: Bool { status == .succeeded || status == .skipped }
 }

@@ -28,10 +28,8 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// manifest's order, and shard sizes differ by at most one.
     public func select(_ jobs: [BatchJob]) -> [BatchJob] {
         guard total > 1 else { return jobs }
-        let ranked = jobs.indices.sorted { a, b in
-            let (ha, hb) = (FNV1a.hash(jobs[a].identity), FNV1a.hash(jobs[b].identity))
-            return ha != hb ? ha < hb : jobs[a].identity < jobs[b].identity
-        }
+        let keys = jobs.map { (hash: FNV1a.hash($0.identity), identity: $0.identity) }
+        let ranked = jobs.indices.sorted { keys[$0] < keys[$1] }
         var chosen = Set<Int>()
         for (rank, job) in ranked.enumerated() where rank % total == index - 1 { chosen.insert(job) }
         return jobs.indices.filter { chosen.contains($0) }.map { jobs[$0] }

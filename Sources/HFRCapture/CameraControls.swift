@@ -54,7 +54,7 @@ public struct CameraControls: Sendable, Equatable {
         let option: String
         let auto: (id: UInt32, on: Int32, off: Int32)?
         let value: UInt32
-        let setting: Setting
+        let setting: Setting?
     }
 
     /// Applies every setting; returns warnings (automatic exposure that can lengthen frames).
@@ -65,29 +65,19 @@ public struct CameraControls: Sendable, Equatable {
         } catch {
             throw Failure(description: error.description, errno: error.errno)
         }
-        var standards: [Standard] = []
-        if let exposure {
-            standards.append(
-                Standard(
-                    option: "exposure", auto: (HFR_V4L2_CID_EXPOSURE_AUTO, 3, 1),
-                    value: HFR_V4L2_CID_EXPOSURE_ABSOLUTE, setting: exposure))
-        }
-        if let focus {
-            standards.append(
-                Standard(
-                    option: "focus", auto: (HFR_V4L2_CID_FOCUS_AUTO, 1, 0), value: HFR_V4L2_CID_FOCUS_ABSOLUTE,
-                    setting: focus))
-        }
-        if let whiteBalance {
-            standards.append(
-                Standard(
-                    option: "white-balance", auto: (HFR_V4L2_CID_AUTO_WHITE_BALANCE, 1, 0),
-                    value: HFR_V4L2_CID_WHITE_BALANCE_TEMPERATURE, setting: whiteBalance))
-        }
-        if let gain {
-            standards.append(
-                Standard(option: "gain", auto: (HFR_V4L2_CID_AUTOGAIN, 1, 0), value: HFR_V4L2_CID_GAIN, setting: gain))
-        }
+        // Each option: its automatic-mode control (value for on, for off) and its manual value control.
+        let standards = [
+            Standard(
+                option: "exposure", auto: (HFR_V4L2_CID_EXPOSURE_AUTO, 3, 1), value: HFR_V4L2_CID_EXPOSURE_ABSOLUTE,
+                setting: exposure),
+            Standard(
+                option: "focus", auto: (HFR_V4L2_CID_FOCUS_AUTO, 1, 0), value: HFR_V4L2_CID_FOCUS_ABSOLUTE,
+                setting: focus),
+            Standard(
+                option: "white-balance", auto: (HFR_V4L2_CID_AUTO_WHITE_BALANCE, 1, 0),
+                value: HFR_V4L2_CID_WHITE_BALANCE_TEMPERATURE, setting: whiteBalance),
+            Standard(option: "gain", auto: (HFR_V4L2_CID_AUTOGAIN, 1, 0), value: HFR_V4L2_CID_GAIN, setting: gain),
+        ].filter { $0.setting != nil }
         let available = controls.filter { !$0.isReadOnly }.map(\.key).joined(separator: ", ")
         for s in standards {
             try apply(s, controls: controls, available: available, device: device)
@@ -106,7 +96,8 @@ public struct CameraControls: Sendable, Equatable {
         let autoControl = s.auto.flatMap { a in controls.first { $0.id == a.id } }
         let valueControl = controls.first { $0.id == s.value }
         switch s.setting {
-        case .auto:
+        case nil: return
+        case .auto?:
             guard let autoControl, let a = s.auto else {
                 throw Failure(
                     description: "\(device.path) has no automatic \(s.option) control (it has: \(available))",
@@ -115,7 +106,7 @@ public struct CameraControls: Sendable, Equatable {
             // Exposure: "auto" is aperture priority on most UVC cameras, full auto on the rest.
             let on = autoControl.maximum >= Int64(a.on) ? a.on : Int32(autoControl.minimum)
             try write(autoControl, on, device: device)
-        case .value(let v):
+        case .value(let v)?:
             guard let valueControl else {
                 throw Failure(
                     description: "\(device.path) has no \(s.option) control (it has: \(available))", errno: nil)

@@ -33,7 +33,15 @@ public struct FrameTimeline: Sendable {
     private var origin: Int64 = 0
     private var phase = 0.0
 
-    public init(interval: Rational) { self.interval = interval }
+    /// The interval in microseconds, and frames per second: for the per-frame arithmetic.
+    private let frameMicros: Double
+    private let rate: Double
+
+    public init(interval: Rational) {
+        self.interval = interval
+        frameMicros = (interval * Rational(1_000_000)).doubleValue
+        rate = interval.reciprocal.doubleValue
+    }
 
     /// The grid index of a frame with `sequence` captured at `timestamp` microseconds; nil for a
     /// repeated sequence number.
@@ -47,7 +55,6 @@ public struct FrameTimeline: Sendable {
             lastIndex = 0
             return 0
         }
-        let frameMicros = (interval * Rational(1_000_000)).doubleValue
         // Wrapping subtraction: 0xFFFFFFFF → 0 is one step.
         let sequenceStep = Int64(sequence &- previousSequence)
         if numbersFrames, sequenceStep == 0 {
@@ -63,7 +70,7 @@ public struct FrameTimeline: Sendable {
             step = sequenceStep
             // Jitter is not a discontinuity (under emulation frames arrive 2–35 ms apart at 60 fps);
             // a clock that goes backwards or leaps a second beyond the sequence is.
-            if timestamp < previousTimestamp || timestampStep > Double(sequenceStep) + 1 / (frameMicros / 1e6) {
+            if timestamp < previousTimestamp || timestampStep > Double(sequenceStep) + rate {
                 timestampDiscontinuities += 1
             }
         } else {

@@ -5,7 +5,7 @@ import HFRMedia
 /// `V4L2PixelFormat.preferenceRank`), then the larger size. Pure logic over the enumerated modes.
 public struct ModeSelector: Sendable {
     /// What the user asked for.
-    public struct Request: Sendable, Equatable {
+    public struct Request: Sendable {
         /// nil = the highest rate the device offers.
         public var rate: Rational?
         public var size: (width: Int, height: Int)?
@@ -15,11 +15,6 @@ public struct ModeSelector: Sendable {
             self.rate = rate
             self.size = size
             self.format = format
-        }
-
-        public static func == (a: Request, b: Request) -> Bool {
-            a.rate == b.rate && a.size?.width == b.size?.width && a.size?.height == b.size?.height
-                && a.format == b.format
         }
     }
 

@@ -16,13 +16,17 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     public let device: V4L2Device
     /// What the driver granted: format, size and rate, read back after setting them.
     public let granted: Granted
-    public let videoTimeBase: Rational
+    public var videoTimeBase: Rational { granted.interval }
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var isStreaming = false
     private var timeline: FrameTimeline
     private var corruptFrames = 0
     private var idleSince: Int64?
     private let jpeg: JPEGDecoder?
+    /// The libav format of an uncompressed mode (nil for MJPEG and formats hfr cannot record).
+    private let rawFormat: AVPixelFormat?
+    /// Whether a frame's wall-clock time has been handed out (only the first one is used).
+    private var sentWallClock = false
 
     /// The mode as the driver holds it.
     public struct Granted: Sendable, Equatable {
@@ -30,7 +34,6 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
         public var width: Int
         public var height: Int
         public var bytesPerLine: Int
-        public var imageSize: Int
         /// Frame interval (seconds per frame), exact.
         public var interval: Rational
         public var rate: Rational { interval.reciprocal }
@@ -61,7 +64,7 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
         let tpf = parm.parm.capture.timeperframe
         let granted = Granted(
             format: V4L2PixelFormat(code: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
-            bytesPerLine: Int(pix.bytesperline), imageSize: Int(pix.sizeimage),
+            bytesPerLine: Int(pix.bytesperline),
             interval: V4L2FrameInterval.interval(tpf))
         let asked = "\(mode.format.fourCC) \(mode.width)x\(mode.height) at \(ModeSelector.rateText(choice.rate)) fps"
         let got =
@@ -70,7 +73,7 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             granted.interval == choice.rate.reciprocal
         else {
             throw V4L2Failure(
-                "VIDIOC_S_PARM", path: device.path, detail: "asked for \(asked), the driver granted \(got)")
+                V4L2Failure.readBack, path: device.path, detail: "asked for \(asked), the driver granted \(got)")
         }
         if granted.format.conversion == .jpeg {
             do {
@@ -81,9 +84,9 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
         } else {
             jpeg = nil
         }
+        if case .raw(let format) = granted.format.conversion { rawFormat = format } else { rawFormat = nil }
         self.device = device
         self.granted = granted
-        videoTimeBase = granted.interval
         timeline = FrameTimeline(interval: granted.interval)
     }
 
@@ -186,7 +189,10 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
                 continue
             }
             frame.pts = index
-            return .video(frame, wallClock: wallClock(of: timestamp, flags: buffer.flags))
+            // The capture stage lines audio up with the first frame's wall-clock time only.
+            let clock = sentWallClock ? nil : wallClock(of: timestamp, flags: buffer.flags)
+            sentWallClock = true
+            return .video(frame, wallClock: clock)
         }
     }
 
@@ -201,7 +207,7 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     /// it holds less than a whole picture.
     private func picture(from data: UnsafeRawBufferPointer) throws -> Frame? {
         if let jpeg { return try jpeg.decode(data) }
-        guard case .raw(let pixelFormat) = granted.format.conversion else { return nil }
+        guard let pixelFormat = rawFormat else { return nil }
         let frame = try Frame()
         let f = frame.pointer
         f.pointee.format = pixelFormat.rawValue

@@ -36,4 +36,8 @@ public struct V4L2Failure: Error, Sendable, CustomStringConvertible {
 
     /// The device went away (unplugged, driver unbound): the kernel answers ENODEV from then on.
     public var isDisconnect: Bool { errno == ENODEV }
+
+    /// The driver holds another mode than the one set (read back after VIDIOC_S_FMT/S_PARM).
+    public var isModeNotGranted: Bool { operation == V4L2Failure.readBack }
+    static let readBack = "mode read-back"
 }

@@ -29,7 +29,7 @@ struct CameraSetup {
         do {
             capture = try V4L2Capture(device: device, choice: choice)
         } catch {
-            guard error.errno == nil else { throw CameraSetup.error(error) }
+            guard error.isModeNotGranted else { throw CameraSetup.error(error) }
             // The driver granted something else than it enumerated: say what does reach the rate.
             let reaching = modes.filter { $0.offers(choice.rate) && $0 != choice.mode }
             let others =
@@ -95,17 +95,19 @@ struct CameraSetup {
 
     /// One line for a failed call on a device, by errno.
     static func error(_ failure: V4L2Failure) -> HFRError {
-        let path = failure.path
-        let cause: String
+        HFRError("\(failure.path): \(cause(failure))", exitCode: .unavailable)
+    }
+
+    /// What went wrong, in the user's terms where the errno says it plainly.
+    static func cause(_ failure: V4L2Failure) -> String {
         switch failure.errno {
-        case ENOENT?: cause = "no such device"
-        case EACCES?, EPERM?: cause = "permission denied (is your user in the 'video' group?)"
-        case EBUSY?: cause = "busy: another program is capturing from it (\(failure.operation))"
-        case ENOTTY? where failure.operation == "VIDIOC_QUERYCAP": cause = "not a V4L2 device"
-        case ENODEV?, ENXIO?: cause = "disconnected (\(failure.operation))"
-        case nil: cause = failure.cause
-        default: cause = "\(failure.operation): \(failure.cause)"
+        case ENOENT?: "no such device"
+        case EACCES?, EPERM?: "permission denied (is your user in the 'video' group?)"
+        case EBUSY?: "busy: another program is capturing from it (\(failure.operation))"
+        case ENOTTY? where failure.operation == "VIDIOC_QUERYCAP": "not a V4L2 device"
+        case ENODEV?, ENXIO?: "disconnected (\(failure.operation))"
+        case nil: failure.cause
+        default: "\(failure.operation): \(failure.cause)"
         }
-        return HFRError("\(path): \(cause)", exitCode: .unavailable)
     }
 }

@@ -123,8 +123,7 @@ enum RecordStatus {
         case .sourceLost(let f, let report):
             let cause: String
             switch f {
-            case let v as V4L2Failure where v.isDisconnect: cause = "disconnected (\(v.operation))"
-            case let v as V4L2Failure: cause = "\(v.operation): \(v.cause)"
+            case let v as V4L2Failure: cause = CameraSetup.cause(v)
             case let a as AVFailure: cause = a.message
             default: cause = "\(f)"
             }
