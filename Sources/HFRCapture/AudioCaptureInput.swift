@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// An audio capture device through libavdevice: ALSA (`alsa:hw:1,0`) or PulseAudio (`pulse:NAME`).
@@ -41,11 +40,10 @@ public final class AudioCaptureInput: @unchecked Sendable {
         }
         let demuxer = try Demuxer(url: device.name, format: device.api, options: options)
         guard let audio = demuxer.streams.first(where: { $0.kind == .audio }) else {
-            throw AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: "no audio stream from \(device.description)")
+            throw AVFailure.invalidData("no audio stream from \(device.description)")
         }
-        decoder = try demuxer.withCodecParameters(ofStream: audio.index) { (p) throws(AVFailure) in
-            try Decoder(parameters: p, timeBase: audio.timeBase, threads: 1)
-        }
+        decoder = try Decoder(
+            parameters: demuxer.codecParameters(ofStream: audio.index), timeBase: audio.timeBase, threads: 1)
         self.demuxer = demuxer
         stream = audio
         self.device = device

@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// An opened capture source: the demuxer and decoders that turn its packets into frames.
@@ -27,17 +26,15 @@ public final class CaptureInput: FrameSource, @unchecked Sendable {
         let demuxer = try Demuxer(url: input.url, format: input.format, options: input.options)
         let streams = demuxer.streams
         guard let video = streams.first(where: { $0.kind == .video }) else {
-            throw AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: "no video stream in \(input.url)")
+            throw AVFailure.invalidData("no video stream in \(input.url)")
         }
         let audio = streams.first { $0.kind == .audio }
-        videoDecoder = try demuxer.withCodecParameters(ofStream: video.index) { (parameters) throws(AVFailure) in
-            try Decoder(parameters: parameters, timeBase: video.timeBase, threads: 1)
-        }
+        videoDecoder = try Decoder(
+            parameters: demuxer.codecParameters(ofStream: video.index), timeBase: video.timeBase, threads: 1)
         if let audio {
             audioDecoder = DecoderBox(
-                try demuxer.withCodecParameters(ofStream: audio.index) { (parameters) throws(AVFailure) in
-                    try Decoder(parameters: parameters, timeBase: audio.timeBase, threads: 1)
-                })
+                try Decoder(
+                    parameters: demuxer.codecParameters(ofStream: audio.index), timeBase: audio.timeBase, threads: 1))
         } else {
             audioDecoder = nil
         }

@@ -24,7 +24,7 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     private var idleSince: Int64?
     private let jpeg: JPEGDecoder?
     /// The libav format of an uncompressed mode (nil for MJPEG and formats hfr cannot record).
-    private let rawFormat: AVPixelFormat?
+    private let rawFormat: PixelFormat?
     /// Whether a frame's wall-clock time has been handed out (only the first one is used).
     private var sentWallClock = false
 
@@ -207,51 +207,12 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     /// it holds less than a whole picture.
     private func picture(from data: UnsafeRawBufferPointer) throws -> Frame? {
         if let jpeg { return try jpeg.decode(data) }
-        guard let pixelFormat = rawFormat else { return nil }
-        let frame = try Frame()
-        let f = frame.pointer
-        f.pointee.format = pixelFormat.rawValue
-        f.pointee.width = Int32(granted.width)
-        f.pointee.height = Int32(granted.height)
-        try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
-        // The driver's line stride; planes below the first scale with it as they do with the width.
-        var lines: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
-        var sourceLines = [Int32](repeating: 0, count: 4)
-        try check(
-            withUnsafeMutablePointer(to: &lines) {
-                $0.withMemoryRebound(to: Int32.self, capacity: 4) {
-                    av_image_fill_linesizes($0, pixelFormat, Int32(granted.width))
-                }
-            }, "av_image_fill_linesizes")
-        let minimal = [lines.0, lines.1, lines.2, lines.3]
-        let stride = Int32(max(granted.bytesPerLine, Int(minimal[0])))
-        for i in 0..<4 where minimal[i] > 0 { sourceLines[i] = minimal[0] > 0 ? minimal[i] * stride / minimal[0] : 0 }
-        var pointers = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
-        let base = UnsafeMutablePointer(mutating: data.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        let needed = sourceLines.withUnsafeBufferPointer { lines in
-            pointers.withUnsafeMutableBufferPointer {
-                av_image_fill_pointers($0.baseAddress, pixelFormat, Int32(granted.height), base, lines.baseAddress)
-            }
-        }
-        guard needed > 0, data.count >= Int(needed) else { return nil }
-        withUnsafeMutablePointer(to: &f.pointee.data) { dst in
-            withUnsafeMutablePointer(to: &f.pointee.linesize) { dstLines in
-                dst.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 4) { d in
-                    dstLines.withMemoryRebound(to: Int32.self, capacity: 4) { dl in
-                        pointers.withUnsafeMutableBufferPointer { p in
-                            sourceLines.withUnsafeBufferPointer { sl in
-                                p.baseAddress!.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 4) { src in
-                                    av_image_copy(
-                                        d, dl, src, sl.baseAddress, pixelFormat, Int32(granted.width),
-                                        Int32(granted.height))
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return frame
+        guard let pixelFormat = rawFormat,
+            let view = try Frame.view(
+                of: data, width: granted.width, height: granted.height, format: pixelFormat,
+                bytesPerLine: granted.bytesPerLine)
+        else { return nil }
+        return try view.copyPicture()
     }
 
     /// The wall-clock time of a monotonic capture timestamp; nil when the driver's clock is not

@@ -1,4 +1,4 @@
-import CFFmpeg
+import HFRMedia
 
 /// A V4L2 pixel format (a FourCC such as `NV12`), what FFmpeg calls it, and how much hfr prefers it.
 public struct V4L2PixelFormat: Sendable, Hashable, CustomStringConvertible {
@@ -32,9 +32,7 @@ public struct V4L2PixelFormat: Sendable, Hashable, CustomStringConvertible {
             self.init("MJPG")
             return
         }
-        if let (fourCC, _) = V4L2PixelFormat.rawFormats.first(where: {
-            av_get_pix_fmt_name($0.value).map { String(cString: $0) } == name
-        }) {
+        if let (fourCC, _) = V4L2PixelFormat.rawFormats.first(where: { $0.value.name == name }) {
             self.init(fourCC)
             return
         }
@@ -46,7 +44,7 @@ public struct V4L2PixelFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// How hfr gets I420 from it: a raw layout swscale converts, a JPEG to decode, or nothing.
     public enum Conversion: Sendable, Equatable {
-        case raw(AVPixelFormat)
+        case raw(PixelFormat)
         case jpeg
         case unsupported
     }
@@ -70,13 +68,11 @@ public struct V4L2PixelFormat: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// V4L2 layouts with an exact FFmpeg equivalent (no padding beyond `bytesperline`).
-    static let rawFormats: [String: AVPixelFormat] = [
-        "NV12": AV_PIX_FMT_NV12, "NV21": AV_PIX_FMT_NV21, "YU12": AV_PIX_FMT_YUV420P,
-        "YUYV": AV_PIX_FMT_YUYV422, "UYVY": AV_PIX_FMT_UYVY422, "YVYU": AV_PIX_FMT_YVYU422,
-        "422P": AV_PIX_FMT_YUV422P, "NV16": AV_PIX_FMT_NV16, "NV24": AV_PIX_FMT_NV24, "NV42": AV_PIX_FMT_NV42,
-        "RGB3": AV_PIX_FMT_RGB24, "BGR3": AV_PIX_FMT_BGR24, "RGBP": AV_PIX_FMT_RGB565LE,
-        "AR24": AV_PIX_FMT_BGRA, "XR24": AV_PIX_FMT_BGR0, "AB24": AV_PIX_FMT_RGBA, "XB24": AV_PIX_FMT_RGB0,
-        "GREY": AV_PIX_FMT_GRAY8, "Y16": AV_PIX_FMT_GRAY16LE, "411P": AV_PIX_FMT_YUV411P,
+    static let rawFormats: [String: PixelFormat] = [
+        "NV12": .nv12, "NV21": .nv21, "YU12": .yuv420p, "YUYV": .yuyv422, "UYVY": .uyvy422, "YVYU": .yvyu422,
+        "422P": .yuv422p, "NV16": .nv16, "NV24": .nv24, "NV42": .nv42, "RGB3": .rgb24, "BGR3": .bgr24,
+        "RGBP": .rgb565le, "AR24": .bgra, "XR24": .bgr0, "AB24": .rgba, "XB24": .rgb0, "GREY": .gray8,
+        "Y16": .gray16le, "411P": .yuv411p,
     ]
 }
 

@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// Encodes retimed audio to AAC in the encoder's frame size, timestamps counted in samples, and
@@ -55,11 +54,9 @@ final class AudioEncoderSink {
             // The last packet covers a whole AAC frame; its duration is cut to the real samples so
             // the container's edit list ends the track exactly where the audio ends.
             if let pts = packet.pts, pts + packet.duration > samplesSent {
-                packet.pointer.pointee.duration = max(0, samplesSent - pts)
+                packet.duration = max(0, samplesSent - pts)
             }
-            packet.rescaleTimestamps(from: timeBase, to: muxer.timeBase(ofStream: stream))
-            packet.pointer.pointee.stream_index = Int32(stream)
-            try muxer.write(packet)
+            try muxer.write(packet, from: timeBase, to: stream)
         }
     }
 }

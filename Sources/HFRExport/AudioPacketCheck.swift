@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// Decodes audio packets that are copied, only to refuse corrupt ones: AAC decoding costs far less
@@ -7,7 +6,7 @@ final class AudioPacketCheck {
     private let decoder: Decoder
     private let frame: Frame
 
-    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(AVFailure) {
+    init(parameters: CodecParameters, timeBase: Rational) throws(AVFailure) {
         decoder = try Decoder(parameters: parameters, timeBase: timeBase, threads: 1)
         frame = try Frame()
     }
@@ -19,7 +18,7 @@ final class AudioPacketCheck {
             while case .value = try decoder.receive(into: frame) {
                 let isCorrupt = frame.isCorrupt
                 frame.unref()
-                if isCorrupt { throw AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: "audio frame") }
+                if isCorrupt { throw AVFailure.invalidData("audio frame") }
             }
         } catch {
             throw .badInput(

@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// Makes the output's audio: decodes the source track, lines it up with the video's source time,
@@ -41,7 +40,7 @@ final class AudioRetimer {
     let outputSamples: Int64
 
     init(
-        parameters: UnsafePointer<AVCodecParameters>, info: StreamInfo, plan: ExportPlan, origin: Rational,
+        parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational,
         algorithm: ExportSettings.AudioAlgorithm
     ) throws(ExportFailure) {
         self.algorithm = algorithm
@@ -113,9 +112,8 @@ final class AudioRetimer {
         do {
             let demuxer = try Demuxer(url: path)
             demuxer.discardStreams(except: [streamIndex])
-            let decoder = try demuxer.withCodecParameters(ofStream: streamIndex) { (p) throws(AVFailure) in
-                try Decoder(parameters: p, timeBase: sourceTimeBase, threads: 1)
-            }
+            let decoder = try Decoder(
+                parameters: demuxer.codecParameters(ofStream: streamIndex), timeBase: sourceTimeBase, threads: 1)
             let packet = try Packet()
             let frame = try Frame()
             var more = true
@@ -137,8 +135,7 @@ final class AudioRetimer {
     }
 
     private func time(of frame: Frame) -> Rational? {
-        let pts = Packet.optionalTimestamp(frame.pointer.pointee.best_effort_timestamp)
-        return pts.map { Rational.seconds($0, in: sourceTimeBase) }
+        frame.bestEffortTimestamp.map { Rational.seconds($0, in: sourceTimeBase) }
     }
 
     /// Decodes one source packet and passes its samples on.
@@ -237,9 +234,4 @@ final class AudioRetimer {
         }
         produced += Int64(chunk.count)
     }
-}
-
-extension Packet {
-    /// nil for FFmpeg's "no timestamp".
-    static func optionalTimestamp(_ value: Int64) -> Int64? { value == HFR_AV_NOPTS_VALUE ? nil : value }
 }

@@ -68,23 +68,17 @@ public final class ExportPipeline {
         var audioIndex: Int? = nil
         if let audio {
             do {
+                let parameters = try demuxer.codecParameters(ofStream: audio.index)
                 if plan.copiesAudio {
-                    audioIndex = try demuxer.withCodecParameters(ofStream: audio.index) { (p) throws(AVFailure) in
-                        try muxer.addStream(copying: p, timeBase: audio.timeBase)
-                    }
-                    audioCheck = try demuxer.withCodecParameters(ofStream: audio.index) { (p) throws(AVFailure) in
-                        try AudioPacketCheck(parameters: p, timeBase: audio.timeBase)
-                    }
+                    audioIndex = try muxer.addStream(copying: parameters, timeBase: audio.timeBase)
+                    audioCheck = try AudioPacketCheck(parameters: parameters, timeBase: audio.timeBase)
                 } else {
-                    let made = try demuxer.withCodecParameters(ofStream: audio.index) {
-                        (p) throws(ExportFailure) in
-                        try AudioRetimer(
-                            parameters: p, info: audio, plan: plan, origin: analysis.origin, algorithm: settings.audio)
-                    }
+                    let made = try AudioRetimer(
+                        parameters: parameters, info: audio, plan: plan, origin: analysis.origin,
+                        algorithm: settings.audio)
                     retimer = made
-                    audioIndex = try muxer.addStream(timeBase: made.sink.timeBase) { (p) throws(AVFailure) in
-                        try made.sink.encoder.copyParameters(to: p)
-                    }
+                    audioIndex = try muxer.addStream(
+                        copying: made.sink.encoder.parameters(), timeBase: made.sink.timeBase)
                 }
             } catch let failure as AVFailure {
                 throw .writing(failure)
@@ -207,12 +201,8 @@ public final class ExportPipeline {
         let offset = ((plan.start + origin) / info.timeBase).rounded()
         packet.pts = pts - offset
         packet.dts = packet.dts.map { $0 - offset }
-        let target = muxer.timeBase(ofStream: index)
-        packet.rescaleTimestamps(from: info.timeBase, to: target)
-        packet.pointer.pointee.stream_index = Int32(index)
-        packet.pointer.pointee.pos = -1
         do {
-            try muxer.write(packet)
+            try muxer.write(packet, from: info.timeBase, to: index)
         } catch {
             throw .writing(error)
         }

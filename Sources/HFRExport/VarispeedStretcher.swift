@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// Tape-style speed change: resampling (swresample), so the pitch follows the speed.
@@ -11,14 +10,12 @@ final class VarispeedStretcher: AudioStretcher {
 
     init(speed: Rational, sampleRate: Int, channels: Int) throws(ExportFailure) {
         self.channels = channels
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
         let rate = Int64(sampleRate)
         guard let from = Int(exactly: rate * speed.numerator), let to = Int(exactly: rate * speed.denominator),
             from < Int(Int32.max), to < Int(Int32.max)
         else { throw .processing("varispeed: speed \(speed) is too fine for resampling") }
         do {
-            resampler = try Resampler(from: (layout, AV_SAMPLE_FMT_FLTP, from), to: (layout, AV_SAMPLE_FMT_FLTP, to))
+            resampler = try Resampler(planarFloatChannels: channels, from: from, to: to)
         } catch {
             throw .processing("varispeed: \(error)")
         }

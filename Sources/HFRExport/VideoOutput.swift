@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 import HFRProbe
 
@@ -35,20 +34,18 @@ final class VideoOutput {
             if plan.layers != nil {
                 timeBase = VideoOutput.copyTimeBase(source: info.timeBase, plan: plan)
                 reencoder = nil
-                index = try demuxer.withCodecParameters(ofStream: info.index) { (p) throws(AVFailure) in
-                    try muxer.addStream(
-                        copying: p, timeBase: VideoOutput.copyTimeBase(source: info.timeBase, plan: plan))
-                }
+                index = try muxer.addStream(
+                    copying: demuxer.codecParameters(ofStream: info.index),
+                    timeBase: VideoOutput.copyTimeBase(source: info.timeBase, plan: plan))
             } else {
-                let made = try demuxer.withCodecParameters(ofStream: info.index) { (p) throws(ExportFailure) in
-                    try VideoReencoder(parameters: p, info: info, plan: plan, origin: origin)
-                }
+                let made = try VideoReencoder(
+                    parameters: demuxer.codecParameters(ofStream: info.index), info: info, plan: plan, origin: origin)
                 let sets = try made.parameterSets()
                 reencoder = made
                 timeBase = made.outputTimeBase
-                index = try muxer.addStream(timeBase: made.outputTimeBase) { p in
-                    CodecParameters.h264(p, width: info.width, height: info.height, extradata: sets)
-                }
+                index = try muxer.addStream(
+                    copying: CodecParameters.h264(width: info.width, height: info.height, extradata: sets),
+                    timeBase: made.outputTimeBase)
             }
         } catch let failure as AVFailure {
             throw .writing(failure)
@@ -103,12 +100,12 @@ final class VideoOutput {
         if let offset = tickOffset, stride.isInteger {
             packet.pts = pts - offset
             packet.dts = packet.dts.map { $0 - offset }
-            packet.pointer.pointee.duration *= stride.numerator
+            packet.duration *= stride.numerator
         } else {
             let sourceDuration = Rational.seconds(packet.duration, in: info.timeBase) * stride
             packet.pts = ticks(t)
             packet.dts = packet.dts.map { ticks(Rational.seconds($0, in: info.timeBase) - origin) }
-            packet.pointer.pointee.duration = ticks(t + sourceDuration) - ticks(t)
+            packet.duration = ticks(t + sourceDuration) - ticks(t)
         }
         // Within the output nothing references the top kept layer any more: mark it droppable too.
         let topKept = layers.maxLevels[segment]
@@ -128,11 +125,8 @@ final class VideoOutput {
     }
 
     private func mux(_ packet: Packet, from timeBase: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {
-        packet.rescaleTimestamps(from: timeBase, to: muxer.timeBase(ofStream: index))
-        packet.pointer.pointee.stream_index = Int32(index)
-        packet.pointer.pointee.pos = -1
         do {
-            try muxer.write(packet)
+            try muxer.write(packet, from: timeBase, to: index)
         } catch {
             throw .writing(error)
         }

@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// What lossless copying cannot reach: decodes the source, picks for each output frame slot the
@@ -12,8 +11,7 @@ final class VideoReencoder {
     private let origin: Rational
     private let plan: ExportPlan
     private let frameTicks: Int64
-    private var scaler: Scaler?
-    private let converted: Frame
+    private var converter: PictureConverter
     private let packet: Packet
     /// The last decoded frame and its source time (from the origin).
     private var held: (frame: Frame, time: Rational)?
@@ -23,7 +21,7 @@ final class VideoReencoder {
     private(set) var layerCounts: [Int: Int] = [:]
 
     init(
-        parameters: UnsafePointer<AVCodecParameters>, info: StreamInfo, plan: ExportPlan, origin: Rational
+        parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational
     ) throws(ExportFailure) {
         let rate = plan.outputRate
         let layers = rate >= Rational(120) ? 3 : rate >= Rational(60) ? 2 : 1
@@ -38,7 +36,7 @@ final class VideoReencoder {
                     bitrate: Int(bits), keyframeInterval: keyint,
                     threads: H264Encoder.Settings.defaultThreads(
                         width: info.width, height: info.height, frameRate: rate)))
-            converted = try Frame()
+            converter = try PictureConverter(width: info.width, height: info.height)
             packet = try Packet()
         } catch let failure as AVFailure {
             throw .processing("video decoder: \(failure)")
@@ -81,7 +79,7 @@ final class VideoReencoder {
             guard case .value = state else { break }
             if frame.isCorrupt { throw .badInput("corrupt video: frame \(framesIn) decodes with errors") }
             framesIn += 1
-            let pts = Packet.optionalTimestamp(frame.pointer.pointee.best_effort_timestamp) ?? 0
+            let pts = frame.bestEffortTimestamp ?? 0
             let time = Rational.seconds(pts, in: sourceTimeBase) - origin
             if let held {
                 // Slots nearer to the held frame than to this one are decided now.
@@ -103,18 +101,9 @@ final class VideoReencoder {
     }
 
     private func encode(_ frame: Frame, _ write: (Packet) throws(ExportFailure) -> Void) throws(ExportFailure) {
-        var picture = frame
+        let picture: Frame
         do {
-            let f = frame.pointer.pointee
-            if f.format != AV_PIX_FMT_YUV420P.rawValue && f.format != AV_PIX_FMT_YUVJ420P.rawValue {
-                if scaler == nil {
-                    scaler = try Scaler(
-                        from: (frame.width, frame.height, AVPixelFormat(f.format)),
-                        to: (encoder.settings.width, encoder.settings.height, AV_PIX_FMT_YUV420P))
-                }
-                try scaler!.scale(frame, into: converted)
-                picture = converted
-            }
+            picture = try converter.i420(frame)
         } catch {
             throw .processing("video conversion: \(error)")
         }
@@ -125,7 +114,7 @@ final class VideoReencoder {
         } catch {
             throw .processing("video encoder: \(error)")
         }
-        packet.pointer.pointee.duration = frameTicks
+        packet.duration = frameTicks
         slot += 1
         framesOut += 1
         try write(packet)

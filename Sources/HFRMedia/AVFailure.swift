@@ -25,6 +25,11 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
 
     public var isInvalidData: Bool { code == HFR_AVERROR_INVALIDDATA }
 
+    /// Data that is not what it should be, found by hfr itself (FFmpeg's AVERROR_INVALIDDATA).
+    public static func invalidData(_ operation: String) -> AVFailure {
+        AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: operation)
+    }
+
     public var description: String { "\(operation): \(message)" }
 
     static func text(for code: Int32) -> String {

@@ -1,17 +1,16 @@
 import CFFmpeg
 
-/// Owns an `AVAudioFifo`: re-chunks audio into the frame size an encoder wants.
+/// Owns an `AVAudioFifo` of planar float samples: re-chunks audio into the frame size an encoder wants.
 public struct AudioFIFO: ~Copyable {
     let fifo: OpaquePointer
-    let format: AVSampleFormat
+    let format = AV_SAMPLE_FMT_FLTP
     let channels: Int32
 
-    public init(format: AVSampleFormat, channels: Int, capacity: Int = 4096) throws(AVFailure) {
+    public init(channels: Int, capacity: Int = 4096) throws(AVFailure) {
         guard let fifo = av_audio_fifo_alloc(format, Int32(channels), Int32(capacity)) else {
             throw AVFailure(code: hfr_averror(ENOMEM), operation: "av_audio_fifo_alloc")
         }
         self.fifo = fifo
-        self.format = format
         self.channels = Int32(channels)
     }
 
@@ -48,16 +47,10 @@ public struct AudioFIFO: ~Copyable {
         try check(av_audio_fifo_write(fifo, &pointers, Int32(samples)), "av_audio_fifo_write")
     }
 
-    /// Moves up to `samples` samples into a new frame with the given layout and rate.
-    public func read(_ samples: Int, layout: AVChannelLayout, sampleRate: Int) throws(AVFailure) -> Frame {
-        let frame = try Frame()
+    /// Moves up to `samples` samples into a new frame (default channel layout) at `sampleRate`.
+    public func read(_ samples: Int, sampleRate: Int) throws(AVFailure) -> Frame {
         let n = min(samples, count)
-        frame.pointer.pointee.nb_samples = Int32(n)
-        frame.pointer.pointee.format = format.rawValue
-        frame.pointer.pointee.sample_rate = Int32(sampleRate)
-        var l = layout
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &l), "av_channel_layout_copy")
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        let frame = try Frame.planarFloat(samples: n, channels: Int(channels), sampleRate: sampleRate)
         let read = frame.pointer.pointee.extended_data.withMemoryRebound(
             to: UnsafeMutableRawPointer?.self, capacity: Int(channels)
         ) { av_audio_fifo_read(fifo, $0, Int32(n)) }

@@ -5,15 +5,15 @@ public struct Decoder: ~Copyable {
     let context: UnsafeMutablePointer<AVCodecContext>
 
     /// Opens the decoder FFmpeg has for the stream described by `parameters`.
-    public init(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational, threads: Int = 0) throws(AVFailure) {
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+    public init(parameters: CodecParameters, timeBase: Rational, threads: Int = 0) throws(AVFailure) {
+        guard let codec = avcodec_find_decoder(parameters.pointer.pointee.codec_id) else {
             throw AVFailure(code: HFR_AVERROR_DECODER_NOT_FOUND, operation: "avcodec_find_decoder")
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw AVFailure(code: hfr_averror(ENOMEM), operation: "avcodec_alloc_context3")
         }
         var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
-        let copied = avcodec_parameters_to_context(ctx, parameters)
+        let copied = avcodec_parameters_to_context(ctx, parameters.pointer)
         if copied < 0 {
             avcodec_free_context(&owned)
             throw AVFailure(code: copied, operation: "avcodec_parameters_to_context")

@@ -70,11 +70,9 @@ public struct Demuxer: ~Copyable {
         }
     }
 
-    /// Codec parameters of stream `index`, borrowed for the duration of `body`.
-    public func withCodecParameters<R: ~Copyable, E: Error>(
-        ofStream index: Int, _ body: (UnsafePointer<AVCodecParameters>) throws(E) -> R
-    ) throws(E) -> R {
-        try body(context.pointee.streams[index]!.pointee.codecpar)
+    /// A copy of stream `index`'s codec parameters (to open a decoder or add an output stream).
+    public func codecParameters(ofStream index: Int) throws(AVFailure) -> CodecParameters {
+        try CodecParameters(copying: context.pointee.streams[index]!.pointee.codecpar)
     }
 
     /// Reads the next packet into `packet`; false at end of input.

@@ -38,9 +38,9 @@ public struct Encoder: ~Copyable {
 
     public var timeBase: Rational { Rational(context.pointee.time_base) ?? Rational(1, 1) }
 
-    /// Copies the encoder's parameters (after open) into a stream's `parameters`.
-    public func copyParameters(to parameters: UnsafeMutablePointer<AVCodecParameters>) throws(AVFailure) {
-        try check(avcodec_parameters_from_context(parameters, context), "avcodec_parameters_from_context")
+    /// The encoder's parameters (after open), for the stream it feeds.
+    public func parameters() throws(AVFailure) -> CodecParameters {
+        try CodecParameters(encoder: context)
     }
 
     /// Sends a frame, or nil to start flushing.

@@ -5,7 +5,7 @@ import CFFmpeg
 /// A final class so a frame can be moved between stage threads; it is never shared.
 public final class Frame: @unchecked Sendable {
     /// The frame; owned by this object and freed with it.
-    public let pointer: UnsafeMutablePointer<AVFrame>
+    let pointer: UnsafeMutablePointer<AVFrame>
 
     /// Allocates an empty frame.
     public init() throws(AVFailure) {
@@ -31,6 +31,12 @@ public final class Frame: @unchecked Sendable {
 
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
+    /// The picture's pixel format; nil for audio frames and unknown formats.
+    public var pixelFormat: PixelFormat? {
+        pointer.pointee.format >= 0 && pointer.pointee.width > 0 ? PixelFormat(rawValue: pointer.pointee.format) : nil
+    }
+
+    /// Audio samples per channel.
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
 
     /// Whether the decoder saw errors in this frame's data.

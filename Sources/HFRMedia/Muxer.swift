@@ -32,26 +32,13 @@ public struct Muxer: ~Copyable {
     }
 
     /// Adds a stream with a copy of `parameters`; returns its index.
-    public func addStream(
-        copying parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational
-    ) throws(AVFailure) -> Int {
+    public func addStream(copying parameters: CodecParameters, timeBase: Rational) throws(AVFailure) -> Int {
         guard let stream = avformat_new_stream(context, nil) else {
             throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_new_stream")
         }
-        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
+        // The input container's tag may not be valid in this one; the muxer picks its own.
         stream.pointee.codecpar.pointee.codec_tag = 0
-        if let tb = timeBase.avRational { stream.pointee.time_base = tb }
-        return Int(stream.pointee.index)
-    }
-
-    /// Adds a stream whose parameters `configure` fills in (for encoders hfr drives itself).
-    public func addStream(
-        timeBase: Rational, configure: (UnsafeMutablePointer<AVCodecParameters>) throws(AVFailure) -> Void
-    ) throws(AVFailure) -> Int {
-        guard let stream = avformat_new_stream(context, nil) else {
-            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_new_stream")
-        }
-        try configure(stream.pointee.codecpar)
         if let tb = timeBase.avRational { stream.pointee.time_base = tb }
         return Int(stream.pointee.index)
     }
@@ -96,8 +83,17 @@ public struct Muxer: ~Copyable {
         Rational(context.pointee.streams[index]!.pointee.time_base) ?? Rational(1, 90000)
     }
 
-    /// Writes `packet` (already in the stream's time base), interleaving by dts; takes its payload.
-    public func write(_ packet: Packet) throws(AVFailure) {
+    /// Writes `packet` to output stream `stream`: its timestamps are rescaled from `timeBase` (the
+    /// time base they were computed in) to the stream's, and it is interleaved by dts. This is the
+    /// one place where output timestamps are rescaled. Takes the packet's payload.
+    public func write(_ packet: Packet, from timeBase: Rational, to stream: Int) throws(AVFailure) {
+        let target = context.pointee.streams[stream]!.pointee.time_base
+        if let source = timeBase.avRational, source.num != target.num || source.den != target.den {
+            av_packet_rescale_ts(packet.pointer, source, target)
+        }
+        packet.pointer.pointee.stream_index = Int32(stream)
+        // A byte position in the input means nothing in the output.
+        packet.pointer.pointee.pos = -1
         try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
     }
 

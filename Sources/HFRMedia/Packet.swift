@@ -5,7 +5,7 @@ import CFFmpeg
 /// A final class so a packet can be moved between stage threads; it is never shared.
 public final class Packet: @unchecked Sendable {
     /// The packet; owned by this object and freed with it.
-    public let pointer: UnsafeMutablePointer<AVPacket>
+    let pointer: UnsafeMutablePointer<AVPacket>
 
     /// Allocates an empty packet.
     public init() throws(AVFailure) {
@@ -37,7 +37,20 @@ public final class Packet: @unchecked Sendable {
         set { pointer.pointee.dts = newValue ?? HFR_AV_NOPTS_VALUE }
     }
 
-    public var duration: Int64 { pointer.pointee.duration }
+    /// Duration in the stream's time base (0 when unknown).
+    public var duration: Int64 {
+        get { pointer.pointee.duration }
+        set { pointer.pointee.duration = newValue }
+    }
+
+    /// A packet holding a copy of `bytes` (a camera's JPEG picture, a test's payload).
+    public convenience init(copying bytes: UnsafeRawBufferPointer) throws(AVFailure) {
+        try self.init()
+        try check(av_new_packet(pointer, Int32(bytes.count)), "av_new_packet")
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            pointer.pointee.data.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+    }
 
     /// Converts pts, dts and duration from one time base to another (FFmpeg's av_packet_rescale_ts).
     public func rescaleTimestamps(from source: Rational, to target: Rational) {
@@ -50,7 +63,16 @@ public final class Packet: @unchecked Sendable {
     /// Byte position in the input, when the demuxer knows it.
     public var position: Int64? { pointer.pointee.pos >= 0 ? pointer.pointee.pos : nil }
 
-    public var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+    public var isKeyframe: Bool {
+        get { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+        set {
+            if newValue {
+                pointer.pointee.flags |= AV_PKT_FLAG_KEY
+            } else {
+                pointer.pointee.flags &= ~AV_PKT_FLAG_KEY
+            }
+        }
+    }
 
     /// Whether the container marks this sample as not referenced by others (MP4 `sdtp`).
     public var isDisposable: Bool {

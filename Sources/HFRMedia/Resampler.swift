@@ -5,7 +5,7 @@ public struct Resampler: ~Copyable {
     let context: OpaquePointer
 
     /// Prepares a conversion; layouts are FFmpeg channel-layout strings such as "mono", "stereo".
-    public init(
+    init(
         from input: (layout: String, format: AVSampleFormat, rate: Int),
         to output: (layout: String, format: AVSampleFormat, rate: Int)
     ) throws(AVFailure) {
@@ -21,7 +21,7 @@ public struct Resampler: ~Copyable {
     }
 
     /// Prepares a conversion between exact layouts (as frames carry them, unspecified orders included).
-    public init(
+    init(
         from input: (layout: AVChannelLayout, format: AVSampleFormat, rate: Int),
         to output: (layout: AVChannelLayout, format: AVSampleFormat, rate: Int)
     ) throws(AVFailure) {
@@ -41,13 +41,20 @@ public struct Resampler: ~Copyable {
         context = ctx!
     }
 
+    /// Planar float audio of `channels` channels resampled from `inputRate` to `outputRate`.
+    public init(planarFloatChannels channels: Int, from inputRate: Int, to outputRate: Int) throws(AVFailure) {
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, Int32(channels))
+        try self.init(from: (layout, AV_SAMPLE_FMT_FLTP, inputRate), to: (layout, AV_SAMPLE_FMT_FLTP, outputRate))
+    }
+
     deinit {
         var owned: OpaquePointer? = context
         swr_free(&owned)
     }
 
     /// Converts `source` (or flushes, when nil) into `destination`, whose layout/format/rate are set.
-    public func convert(_ source: Frame?, into destination: Frame) throws(AVFailure) {
+    func convert(_ source: Frame?, into destination: Frame) throws(AVFailure) {
         try check(swr_convert_frame(context, destination.pointer, source?.pointer), "swr_convert_frame")
     }
 }

@@ -1,19 +1,19 @@
 import CFFmpeg
 
 /// Owns a `SwsContext`: converts pictures between pixel formats and sizes (e.g. YUYV → I420).
-public struct Scaler: ~Copyable {
+struct Scaler: ~Copyable {
     let context: OpaquePointer
-    public let output: (width: Int, height: Int, format: AVPixelFormat)
+    let output: (width: Int, height: Int, format: PixelFormat)
 
     /// Prepares a conversion from one picture geometry/format to another.
-    public init(
-        from input: (width: Int, height: Int, format: AVPixelFormat),
-        to output: (width: Int, height: Int, format: AVPixelFormat)
+    init(
+        from input: (width: Int, height: Int, format: PixelFormat),
+        to output: (width: Int, height: Int, format: PixelFormat)
     ) throws(AVFailure) {
         guard
             let ctx = sws_getContext(
-                Int32(input.width), Int32(input.height), input.format,
-                Int32(output.width), Int32(output.height), output.format,
+                Int32(input.width), Int32(input.height), input.format.av,
+                Int32(output.width), Int32(output.height), output.format.av,
                 SWS_BILINEAR, nil, nil, nil)
         else { throw AVFailure(code: hfr_averror(EINVAL), operation: "sws_getContext") }
         context = ctx
@@ -23,7 +23,7 @@ public struct Scaler: ~Copyable {
     deinit { sws_freeContext(context) }
 
     /// Converts `source` into `destination`, allocating the destination's buffers.
-    public func scale(_ source: Frame, into destination: Frame) throws(AVFailure) {
+    func scale(_ source: Frame, into destination: Frame) throws(AVFailure) {
         destination.unref()
         destination.pointer.pointee.width = Int32(output.width)
         destination.pointer.pointee.height = Int32(output.height)

@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// The audio thread: converts samples to the AAC encoder's format, re-chunks them to its frame size,
@@ -7,9 +6,8 @@ final class AudioEncodeStage: @unchecked Sendable {
     let encoder: Encoder
     let fifo: AudioFIFO
     let sampleRate: Int
-    let layout: AVChannelLayout
     let stats: RecordStats
-    private var resampler: Resampler?
+    private var converter: AudioConverter
     private var samplesSent: Int64 = 0
     /// Samples placed on the timeline so far (what the next frame's pts should be).
     private var placed: Int64 = 0
@@ -17,11 +15,9 @@ final class AudioEncodeStage: @unchecked Sendable {
 
     init(sampleRate: Int, channels: Int, stats: RecordStats) throws(AVFailure) {
         encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
-        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels)
+        fifo = try AudioFIFO(channels: channels)
         self.sampleRate = sampleRate
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
-        self.layout = layout
+        converter = AudioConverter(channels: channels, sampleRate: sampleRate)
         self.stats = stats
     }
 
@@ -35,7 +31,7 @@ final class AudioEncodeStage: @unchecked Sendable {
             while let frame = frames.pop() {
                 try place(frame)
                 while fifo.count >= encoder.frameSize {
-                    guard try encode(fifo.read(encoder.frameSize, layout: layout, sampleRate: sampleRate), mux)
+                    guard try encode(fifo.read(encoder.frameSize, sampleRate: sampleRate), mux)
                     else { return frames.cancel() }
                 }
             }
@@ -45,9 +41,8 @@ final class AudioEncodeStage: @unchecked Sendable {
                 placed = target
             }
             if fifo.count > 0 {
-                let last = try fifo.read(fifo.count, layout: layout, sampleRate: sampleRate)
-                let excess = Int(max(0, placed - target))
-                last.pointer.pointee.nb_samples = Int32(max(0, last.sampleCount - excess))
+                let last = try fifo.read(fifo.count, sampleRate: sampleRate)
+                last.truncateSamples(to: last.sampleCount - Int(max(0, placed - target)))
                 if last.sampleCount > 0 { _ = try encode(last, mux) }
             }
             _ = try encode(nil, mux)
@@ -60,7 +55,7 @@ final class AudioEncodeStage: @unchecked Sendable {
     /// Puts `frame` where its pts says (samples from the first video frame): a gap before it becomes
     /// silence and an overlap is cut, so audio stays in sync however the device delivered it.
     private func place(_ frame: Frame) throws(AVFailure) {
-        let converted = try convert(frame)
+        let converted = try converter.convert(frame)
         var position = frame.pts ?? placed
         // A device's timestamps jitter by a few milliseconds; within 20 ms the samples are taken as
         // contiguous (cutting or padding for jitter would click). The first frame is always placed.
@@ -75,33 +70,6 @@ final class AudioEncodeStage: @unchecked Sendable {
         }
         try fifo.write(converted, skipping: skip)
         placed += Int64(max(0, converted.sampleCount - skip))
-    }
-
-    private func convert(_ frame: Frame) throws(AVFailure) -> Frame {
-        if frame.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
-            // Capture devices may only say "2 channels"; the resampler wants an order: take the default.
-            let channels = frame.pointer.pointee.ch_layout.nb_channels
-            av_channel_layout_uninit(&frame.pointer.pointee.ch_layout)
-            av_channel_layout_default(&frame.pointer.pointee.ch_layout, channels)
-        }
-        let f = frame.pointer.pointee
-        if f.format == AV_SAMPLE_FMT_FLTP.rawValue, Int(f.sample_rate) == sampleRate,
-            f.ch_layout.nb_channels == layout.nb_channels
-        {
-            return frame
-        }
-        if resampler == nil {
-            resampler = try Resampler(
-                from: (f.ch_layout, AVSampleFormat(f.format), Int(f.sample_rate)),
-                to: (layout, AV_SAMPLE_FMT_FLTP, sampleRate))
-        }
-        let out = try Frame()
-        var outLayout = layout
-        av_channel_layout_copy(&out.pointer.pointee.ch_layout, &outLayout)
-        out.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        out.pointer.pointee.sample_rate = Int32(sampleRate)
-        try resampler!.convert(frame, into: out)
-        return out
     }
 
     /// Encodes `frame` (nil flushes) and forwards the packets; false when the muxer has gone.

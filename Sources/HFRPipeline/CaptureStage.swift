@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRCapture
 import HFRMedia
 
@@ -88,7 +87,7 @@ final class CaptureStage: @unchecked Sendable {
                         // video's clock.
                         audioOrigin =
                             deviceAudio != nil
-                            ? Rational(wallClock ?? av_gettime(), 1_000_000)
+                            ? Rational(wallClock ?? Clock.wallMicroseconds, 1_000_000)
                             : Rational.seconds(pts, in: input.videoTimeBase)
                     }
                     let first = firstVideoPts!
@@ -130,8 +129,8 @@ final class CaptureStage: @unchecked Sendable {
     private func collectDeviceAudio(until end: Rational) {
         guard let device = deviceAudio, let origin = audioOrigin else { return }
         let rate = Rational(Int64(device.stream.sampleRate))
-        let deadline = av_gettime_relative() + 2_000_000
-        while av_gettime_relative() < deadline {
+        let deadline = Clock.monotonicMicroseconds + 2_000_000
+        while Clock.monotonicMicroseconds < deadline {
             while let frame = device.queue.tryPop() { pendingAudio.append(frame) }
             if let last = pendingAudio.last, let pts = last.pts,
                 Rational.seconds(pts, in: device.stream.timeBase) - origin + Rational(Int64(last.sampleCount)) / rate
@@ -166,7 +165,7 @@ final class CaptureStage: @unchecked Sendable {
             pendingAudio.removeFirst()
             if start + length > end {
                 // Keep only the samples before the end; the data pointers stay valid for fewer samples.
-                frame.pointer.pointee.nb_samples = Int32(((end - start) * rate).rounded())
+                frame.truncateSamples(to: Int(((end - start) * rate).rounded()))
             }
             // A frame that began before the first video frame keeps a negative pts: the encoder
             // stage drops those leading samples.

@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 #if canImport(Glibc)
@@ -21,13 +20,11 @@ final class FragmentWriter {
         audio: AudioEncodeStage?, metadata: [String: String]
     ) throws(AVFailure) {
         muxer = try Muxer(path: path, format: "mp4")
-        videoIndex = try muxer.addStream(timeBase: videoTimeBase) {
-            CodecParameters.h264($0, width: width, height: height, extradata: parameterSets)
-        }
+        videoIndex = try muxer.addStream(
+            copying: CodecParameters.h264(width: width, height: height, extradata: parameterSets),
+            timeBase: videoTimeBase)
         if let audio {
-            audioIndex = try muxer.addStream(timeBase: audio.timeBase) { (p) throws(AVFailure) in
-                try audio.encoder.copyParameters(to: p)
-            }
+            audioIndex = try muxer.addStream(copying: audio.encoder.parameters(), timeBase: audio.timeBase)
         } else {
             audioIndex = nil
         }
@@ -47,22 +44,15 @@ final class FragmentWriter {
         switch item {
         case .video(let packet, let timeBase):
             let seconds = Rational.seconds(packet.pts ?? 0, in: timeBase)
-            try put(packet, from: timeBase, stream: videoIndex)
+            try muxer.write(packet, from: timeBase, to: videoIndex)
             if seconds - lastFlushSeconds >= FragmentWriter.fragmentSeconds {
                 safeLength = try muxer.flushFragment()
                 lastFlushSeconds = seconds
             }
         case .audio(let packet, let timeBase):
             guard let audioIndex else { return }
-            try put(packet, from: timeBase, stream: audioIndex)
+            try muxer.write(packet, from: timeBase, to: audioIndex)
         }
-    }
-
-    private func put(_ packet: Packet, from timeBase: Rational, stream: Int) throws(AVFailure) {
-        let target = muxer.timeBase(ofStream: stream)
-        packet.rescaleTimestamps(from: timeBase, to: target)
-        packet.pointer.pointee.stream_index = Int32(stream)
-        try muxer.write(packet)
     }
 
     var bytesWritten: Int64 { muxer.bytesWritten }

@@ -71,9 +71,8 @@ enum RecordingFinalizer {
         let muxer = try Muxer(path: path, format: format)
         var outputIndex: [Int: Int] = [:]
         for stream in streams where stream.kind == .video || stream.kind == .audio {
-            outputIndex[stream.index] = try demuxer.withCodecParameters(ofStream: stream.index) {
-                (p) throws(AVFailure) in try muxer.addStream(copying: p, timeBase: stream.timeBase)
-            }
+            outputIndex[stream.index] = try muxer.addStream(
+                copying: demuxer.codecParameters(ofStream: stream.index), timeBase: stream.timeBase)
             if stream.kind == .video { muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!) }
         }
         for (key, value) in captureRateTags(captureRate) { muxer.setMetadata(key, value) }
@@ -97,13 +96,9 @@ enum RecordingFinalizer {
                 packet.pts = start
                 packet.dts = packet.dts.map { $0 - audio.priming }
                 let end = audio.samples
-                if start + packet.duration > end { packet.pointer.pointee.duration = max(0, end - start) }
+                if start + packet.duration > end { packet.duration = max(0, end - start) }
             }
-            let target = muxer.timeBase(ofStream: index)
-            packet.rescaleTimestamps(from: input.timeBase, to: target)
-            packet.pointer.pointee.stream_index = Int32(index)
-            packet.pointer.pointee.pos = -1
-            try muxer.write(packet)
+            try muxer.write(packet, from: input.timeBase, to: index)
         }
         try muxer.finish()
     }

@@ -2,7 +2,7 @@
 //   hfr-bench encode --input RAW.yuv --size WxH --fps N --layers L --bitrate B --output OUT.h264
 // Reads I420 frames, encodes them with the layered OpenH264 encoder exactly as `hfr record` does,
 // writes the Annex B stream. Not installed for users.
-import CFFmpeg
+
 import Foundation
 import HFRMedia
 
@@ -40,10 +40,6 @@ do {
     _ = FileManager.default.createFile(atPath: output, contents: nil)
     guard let sink = FileHandle(forWritingAtPath: output) else { fail("cannot write \(output)") }
     sink.write(Data(try encoder.parameterSets()))
-    let frame = try Frame()
-    frame.pointer.pointee.width = Int32(width)
-    frame.pointer.pointee.height = Int32(height)
-    frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
     let frameBytes = width * height * 3 / 2
     let packet = try Packet()
     let timeBase = fps.reciprocal
@@ -60,17 +56,10 @@ do {
         }
         guard filled == frameBytes else { break }
         // The frame's planes point straight into the buffer: no copy, as a capture frame would be.
-        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        _ = try withUnsafeMutableBytes(of: &frame.pointer.pointee.data) { planes in
-            try withUnsafeMutableBytes(of: &frame.pointer.pointee.linesize) { strides in
-                try check(
-                    av_image_fill_arrays(
-                        planes.baseAddress!.assumingMemoryBound(to: UnsafeMutablePointer<UInt8>?.self),
-                        strides.baseAddress!.assumingMemoryBound(to: Int32.self), base, AV_PIX_FMT_YUV420P,
-                        Int32(width), Int32(height), 1),
-                    "av_image_fill_arrays")
-            }
-        }
+        guard
+            let frame = try Frame.view(
+                of: UnsafeRawBufferPointer(buffer), width: width, height: height, format: .yuv420p)
+        else { break }
         _ = try encoder.encode(frame, pts: index, timeBase: timeBase, into: packet)
         packet.withData { sink.write(Data($0)) }
         index += 1

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import HFRMedia
 import HFRTestSupport
@@ -38,21 +37,17 @@ import Testing
     @Test func decoderScalerDecodeEveryFrame() throws {
         let demuxer = try Demuxer(url: input)
         let video = demuxer.streams[0]
-        let decoder = try demuxer.withCodecParameters(ofStream: 0) {
-            try Decoder(parameters: $0, timeBase: video.timeBase)
-        }
-        let scaler = try Scaler(
-            from: (video.width, video.height, AV_PIX_FMT_YUV420P), to: (160, 120, AV_PIX_FMT_RGB24))
+        let decoder = try Decoder(parameters: demuxer.codecParameters(ofStream: 0), timeBase: video.timeBase)
+        var converter = try PictureConverter(width: 160, height: 120)
         let packet = try Packet()
         let frame = try Frame()
-        let scaled = try Frame()
         var decoded = 0
         func drain() throws {
             while case .value = try decoder.receive(into: frame) {
                 decoded += 1
                 #expect(!frame.isCorrupt)
-                try scaler.scale(frame, into: scaled)
-                #expect(scaled.width == 160 && scaled.height == 120)
+                let scaled = try converter.i420(frame)
+                #expect(scaled.width == 160 && scaled.height == 120 && scaled.pixelFormat == .yuv420p)
             }
         }
         while try demuxer.read(into: packet) {
@@ -74,17 +69,13 @@ import Testing
     @Test func resamplerAndFilterGraphProcessDecodedAudio() throws {
         let demuxer = try Demuxer(url: input)
         let audio = demuxer.streams[1]
-        let decoder = try demuxer.withCodecParameters(ofStream: 1) {
-            try Decoder(parameters: $0, timeBase: audio.timeBase)
-        }
-        let resampler = try Resampler(
-            from: ("mono", AV_SAMPLE_FMT_FLTP, 48000), to: ("stereo", AV_SAMPLE_FMT_S16, 48000))
+        let decoder = try Decoder(parameters: demuxer.codecParameters(ofStream: 1), timeBase: audio.timeBase)
+        var converter = AudioConverter(channels: 2, sampleRate: 48000)
         let graph = try FilterGraph(
             description: "atempo=2.0", isAudio: true,
             sourceArguments: "time_base=1/48000:sample_rate=48000:sample_fmt=fltp:channel_layout=mono")
         let packet = try Packet()
         let frame = try Frame()
-        let converted = try Frame()
         let filtered = try Frame()
         var samplesIn = 0
         var samplesOut = 0
@@ -94,13 +85,8 @@ import Testing
             _ = try decoder.send(packet)
             while case .value = try decoder.receive(into: frame) {
                 samplesIn += frame.sampleCount
-                converted.unref()
-                var stereo = AVChannelLayout()
-                av_channel_layout_default(&stereo, 2)
-                converted.pointer.pointee.ch_layout = stereo
-                converted.pointer.pointee.format = AV_SAMPLE_FMT_S16.rawValue
-                converted.pointer.pointee.sample_rate = 48000
-                try resampler.convert(frame, into: converted)
+                let converted = try converter.convert(frame)
+                #expect(converted.isPlanarFloat(channels: 2, sampleRate: 48000))
                 resampled += converted.sampleCount
                 try graph.push(frame)
                 while case .value = try graph.pull(into: filtered) {

@@ -18,20 +18,15 @@ import Testing
             let video = demuxer.streams[0]
             let packaging = NALPackaging(extradata: video.extradata)
             let muxer = try Muxer(path: output)
-            let index = try demuxer.withCodecParameters(ofStream: 0) {
-                try muxer.addStream(copying: $0, timeBase: video.timeBase)
-            }
+            let index = try muxer.addStream(copying: demuxer.codecParameters(ofStream: 0), timeBase: video.timeBase)
             try muxer.writeHeader()
-            let outBase = muxer.timeBase(ofStream: index)
             let packet = try Packet()
             while try demuxer.read(into: packet) {
                 guard packet.streamIndex == 0 else { continue }
                 let s = packet.withData { FrameStructure(packet: $0, packaging: packaging) }
                 if s.isDroppable { droppable += 1 }
                 packet.isDisposable = s.isDroppable
-                packet.rescaleTimestamps(from: video.timeBase, to: outBase)
-                packet.pointer.pointee.stream_index = Int32(index)
-                try muxer.write(packet)
+                try muxer.write(packet, from: video.timeBase, to: index)
             }
             try muxer.finish()
         }

@@ -1,0 +1,41 @@
+import CFFmpeg
+
+/// Converts decoded audio of any sample format, layout and rate to planar float with a fixed
+/// channel count and rate, creating its resampler from the first frame that needs one. The one
+/// place record and export turn captured or decoded audio into what the AAC encoder takes.
+public struct AudioConverter: ~Copyable {
+    public let channels: Int
+    public let sampleRate: Int
+    private var resampler: Resampler?
+
+    public init(channels: Int, sampleRate: Int) {
+        self.channels = channels
+        self.sampleRate = sampleRate
+    }
+
+    /// `frame` itself when it already is planar float of the right shape, else a converted copy.
+    public mutating func convert(_ frame: Frame) throws(AVFailure) -> Frame {
+        let f = frame.pointer
+        if f.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            // Capture devices may only say "2 channels"; the resampler wants an order: take the default.
+            let count = f.pointee.ch_layout.nb_channels
+            av_channel_layout_uninit(&f.pointee.ch_layout)
+            av_channel_layout_default(&f.pointee.ch_layout, count)
+        }
+        if frame.isPlanarFloat(channels: channels, sampleRate: sampleRate) { return frame }
+        if resampler == nil {
+            var layout = AVChannelLayout()
+            av_channel_layout_default(&layout, Int32(channels))
+            resampler = try Resampler(
+                from: (f.pointee.ch_layout, AVSampleFormat(f.pointee.format), frame.sampleRate),
+                to: (layout, AV_SAMPLE_FMT_FLTP, sampleRate))
+        }
+        let out = try Frame()
+        av_channel_layout_default(&out.pointer.pointee.ch_layout, Int32(channels))
+        out.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        out.pointer.pointee.sample_rate = Int32(sampleRate)
+        try resampler!.convert(frame, into: out)
+        out.pts = frame.pts
+        return out
+    }
+}

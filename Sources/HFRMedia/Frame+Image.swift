@@ -1,0 +1,53 @@
+import CFFmpeg
+
+extension Frame {
+    /// A picture of the given geometry with its own (aligned) buffers, contents undefined.
+    public static func picture(width: Int, height: Int, format: PixelFormat) throws(AVFailure) -> Frame {
+        let frame = try Frame()
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.format = format.rawValue
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    /// A frame whose planes point into `bytes` (a capture buffer, a raw file's frame): no copy, and
+    /// valid only while `bytes` is. `bytesPerLine` is the first plane's stride (0: the minimal one);
+    /// the planes below it scale with it as they do with the width. Nil when `bytes` holds less
+    /// than a whole picture.
+    public static func view(
+        of bytes: UnsafeRawBufferPointer, width: Int, height: Int, format: PixelFormat, bytesPerLine: Int = 0
+    ) throws(AVFailure) -> Frame? {
+        var minimal = [Int32](repeating: 0, count: 4)
+        try check(av_image_fill_linesizes(&minimal, format.av, Int32(width)), "av_image_fill_linesizes")
+        let stride = Int32(max(bytesPerLine, Int(minimal[0])))
+        let lines = minimal.map { minimal[0] > 0 ? $0 * stride / minimal[0] : 0 }
+        var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
+        let base = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        let needed = av_image_fill_pointers(&planes, format.av, Int32(height), base, lines)
+        guard needed > 0, bytes.count >= Int(needed) else { return nil }
+        let frame = try Frame()
+        let f = frame.pointer
+        f.pointee.width = Int32(width)
+        f.pointee.height = Int32(height)
+        f.pointee.format = format.rawValue
+        withUnsafeMutableBytes(of: &f.pointee.data) { data in
+            let d = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
+            for i in 0..<4 { d[i] = planes[i] }
+        }
+        withUnsafeMutableBytes(of: &f.pointee.linesize) { size in
+            let s = size.bindMemory(to: Int32.self)
+            for i in 0..<4 { s[i] = lines[i] }
+        }
+        return frame
+    }
+
+    /// A copy of this picture in buffers of its own (from a view whose memory goes back to a driver).
+    public func copyPicture() throws(AVFailure) -> Frame {
+        let copy = try Frame.picture(
+            width: width, height: height, format: PixelFormat(rawValue: pointer.pointee.format))
+        try check(av_frame_copy(copy.pointer, pointer), "av_frame_copy")
+        copy.pointer.pointee.pts = pointer.pointee.pts
+        return copy
+    }
+}

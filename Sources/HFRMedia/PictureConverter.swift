@@ -1,0 +1,27 @@
+/// Turns pictures into the I420 frames the H.264 encoder takes, at a fixed size, creating its
+/// scaler from the first picture that needs one. The one place record and export convert video.
+public struct PictureConverter: ~Copyable {
+    public let width: Int
+    public let height: Int
+    private var scaler: Scaler?
+    private let converted: Frame
+
+    public init(width: Int, height: Int) throws(AVFailure) {
+        self.width = width
+        self.height = height
+        converted = try Frame()
+    }
+
+    /// `frame` itself when it already is I420 of the right size, else the converted picture (held
+    /// by the converter and overwritten by the next call).
+    public mutating func i420(_ frame: Frame) throws(AVFailure) -> Frame {
+        guard let format = frame.pixelFormat else { throw AVFailure.invalidData("picture without a pixel format") }
+        if format.isI420, frame.width == width, frame.height == height { return frame }
+        if scaler == nil {
+            scaler = try Scaler(
+                from: (frame.width, frame.height, format), to: (width, height, PixelFormat.yuv420p))
+        }
+        try scaler!.scale(frame, into: converted)
+        return converted
+    }
+}
