@@ -2,7 +2,8 @@ import CFFmpeg
 
 /// An owned `AVFrame`: decoded pictures or audio samples.
 ///
-/// A final class so a frame can be moved between stage threads; it is never shared.
+/// A final class so a frame can be moved between stage threads. `@unchecked Sendable`: it owns a
+/// C struct the checker cannot see into; a frame is handed from one stage to the next, never shared.
 public final class Frame: @unchecked Sendable {
     /// The frame; owned by this object and freed with it.
     let pointer: UnsafeMutablePointer<AVFrame>

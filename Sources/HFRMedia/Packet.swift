@@ -2,7 +2,8 @@ import CFFmpeg
 
 /// An owned `AVPacket`: compressed data of one frame (video) or a few (audio) with its timestamps.
 ///
-/// A final class so a packet can be moved between stage threads; it is never shared.
+/// A final class so a packet can be moved between stage threads. `@unchecked Sendable`: it owns a
+/// C struct the checker cannot see into; a packet is handed from one stage to the next, never shared.
 public final class Packet: @unchecked Sendable {
     /// The packet; owned by this object and freed with it.
     let pointer: UnsafeMutablePointer<AVPacket>

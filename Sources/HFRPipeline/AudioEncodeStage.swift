@@ -2,7 +2,7 @@ import HFRMedia
 
 /// The audio thread: converts samples to the AAC encoder's format, re-chunks them to its frame size,
 /// and encodes them with timestamps counted in samples (so audio length is exact).
-final class AudioEncodeStage: @unchecked Sendable {
+final class AudioEncodeStage {
     let encoder: Encoder
     let fifo: AudioFIFO
     let sampleRate: Int
@@ -11,11 +11,14 @@ final class AudioEncodeStage: @unchecked Sendable {
     private var samplesSent: Int64 = 0
     /// Samples placed on the timeline so far (what the next frame's pts should be).
     private var placed: Int64 = 0
-    private(set) var failure: String?
 
-    init(sampleRate: Int, channels: Int, stats: RecordStats) throws(AVFailure) {
-        encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
-        fifo = try AudioFIFO(channels: channels)
+    init(sampleRate: Int, channels: Int, stats: RecordStats) throws(EncoderFailure) {
+        do {
+            encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
+            fifo = try AudioFIFO(channels: channels)
+        } catch {
+            throw .libav(error)
+        }
         self.sampleRate = sampleRate
         converter = AudioConverter(channels: channels, sampleRate: sampleRate)
         self.stats = stats
@@ -23,33 +26,53 @@ final class AudioEncodeStage: @unchecked Sendable {
 
     var timeBase: Rational { Rational(1, Int64(sampleRate)) }
 
-    /// Encodes until the capture ends; `endTime` (seconds of video, read once the input is drained)
-    /// is where the audio must end: a short tail is padded with silence, a long one cut.
-    func run(from frames: BoundedQueue<Frame>, to mux: BoundedQueue<MuxItem>, endTime: @Sendable () -> Rational) {
-        defer { mux.finish() }
+    /// The encoder's stream parameters and time base, for the file's audio track.
+    func format() throws(EncoderFailure) -> (parameters: CodecParameters, timeBase: Rational) {
         do {
-            while let frame = frames.pop() {
-                try place(frame)
+            return (try encoder.parameters(), timeBase)
+        } catch {
+            throw .libav(error)
+        }
+    }
+
+    /// Encodes until the capture ends; the video's end, sent last, is where the audio must end: a
+    /// short tail is padded with silence, a long one cut. Returns the failure that stopped it early.
+    func run(from captured: BoundedQueue<CapturedAudio>, to mux: BoundedQueue<MuxItem>) -> EncoderFailure? {
+        defer { mux.finish() }
+        do throws(AVFailure) {
+            var videoEnd: Rational?
+            while let item = captured.pop() {
+                switch item {
+                case .samples(let frame): try place(frame)
+                case .videoEnd(let end): videoEnd = end
+                }
                 while fifo.count >= encoder.frameSize {
-                    guard try encode(fifo.read(encoder.frameSize, sampleRate: sampleRate), mux)
-                    else { return frames.cancel() }
+                    guard try encode(fifo.read(encoder.frameSize, sampleRate: sampleRate), mux) else {
+                        captured.cancel()
+                        return nil
+                    }
                 }
             }
-            let target = (endTime() * Rational(Int64(sampleRate))).rounded()
-            if placed < target {
-                try fifo.writeSilence(Int(target - placed))
-                placed = target
-            }
-            if fifo.count > 0 {
-                let last = try fifo.read(fifo.count, sampleRate: sampleRate)
-                last.truncateSamples(to: last.sampleCount - Int(max(0, placed - target)))
-                if last.sampleCount > 0 { _ = try encode(last, mux) }
-            }
-            _ = try encode(nil, mux)
+            try finish(at: videoEnd.map { ($0 * Rational(Int64(sampleRate))).rounded() } ?? placed, mux)
+            return nil
         } catch {
-            failure = "\(error)"
-            frames.cancel()
+            captured.cancel()
+            return .libav(error)
         }
+    }
+
+    /// Pads or cuts what is left to end at sample `target`, encodes it and drains the encoder.
+    private func finish(at target: Int64, _ mux: BoundedQueue<MuxItem>) throws(AVFailure) {
+        if placed < target {
+            try fifo.writeSilence(Int(target - placed))
+            placed = target
+        }
+        if fifo.count > 0 {
+            let last = try fifo.read(fifo.count, sampleRate: sampleRate)
+            last.truncateSamples(to: last.sampleCount - Int(max(0, placed - target)))
+            if last.sampleCount > 0 { _ = try encode(last, mux) }
+        }
+        _ = try encode(nil, mux)
     }
 
     /// Puts `frame` where its pts says (samples from the first video frame): a gap before it becomes

@@ -7,6 +7,9 @@
 /// Downstream EOF: producers call `finish()`; once all have, `pop()` drains and then returns nil.
 /// Upstream EOF: a failing consumer calls `cancel()`; producers' `push` then returns `.cancelled`
 /// so they stop instead of blocking forever (the fftools scheduler's rule).
+///
+/// `@unchecked Sendable`: every field is read and written only under `mutex`, which the checker
+/// cannot see through (a `Mutex` has no condition variables to wait on).
 public final class BoundedQueue<Element>: @unchecked Sendable {
     /// What `push` did with the element.
     public enum PushResult: Equatable, Sendable {

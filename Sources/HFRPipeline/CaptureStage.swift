@@ -15,20 +15,20 @@ public enum StopReason: String, Sendable {
 ///
 /// Audio is forwarded only up to the end of the latest video frame, and cut at the last one, so the
 /// file's audio ends exactly where its video does.
-final class CaptureStage: @unchecked Sendable {
+final class CaptureStage {
     let input: any FrameSource
     let settings: RecordSettings
     let stats: RecordStats
     let videoQueue: BoundedQueue<Frame>
-    let audioQueue: BoundedQueue<Frame>?
+    let audioQueue: BoundedQueue<CapturedAudio>?
     /// Frames from a separate audio device (its own thread fills this), if there is one.
     let deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)?
     let shouldStop: @Sendable () -> Bool
 
-    private(set) var reason: StopReason = .endOfSource
-    private(set) var failure: (any Error)?
+    private let frameDuration: Rational
+    private let latePolicy: BoundedQueue<Frame>.FullPolicy
     /// End of the last frame kept, in seconds from the first.
-    private(set) var videoEnd = Rational(0)
+    private var videoEnd = Rational(0)
 
     private var firstVideoPts: Int64?
     private var lastVideoTime: Rational?
@@ -41,7 +41,7 @@ final class CaptureStage: @unchecked Sendable {
 
     init(
         input: any FrameSource, settings: RecordSettings, stats: RecordStats, videoQueue: BoundedQueue<Frame>,
-        audioQueue: BoundedQueue<Frame>?, deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)? = nil,
+        audioQueue: BoundedQueue<CapturedAudio>?, deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)? = nil,
         shouldStop: @escaping @Sendable () -> Bool
     ) {
         self.input = input
@@ -51,78 +51,92 @@ final class CaptureStage: @unchecked Sendable {
         self.audioQueue = audioQueue
         self.deviceAudio = deviceAudio
         self.shouldStop = shouldStop
+        frameDuration = settings.capture.frameRate.reciprocal
+        latePolicy = settings.lateFrames == .drop ? .dropIfFull : .block
     }
 
-    func run() {
-        defer {
-            collectDeviceAudio(until: videoEnd)
-            forwardAudio(upTo: videoEnd, isFinal: true)
-            deviceAudio?.queue.cancel()
-            videoQueue.finish()
-            audioQueue?.finish()
-        }
-        let frameDuration = settings.capture.frameRate.reciprocal
-        let policy: BoundedQueue<Frame>.FullPolicy = settings.lateFrames == .drop ? .dropIfFull : .block
+    /// How the capture ended: why, what failed, where the video ends, what the source lost.
+    struct Outcome: Sendable {
+        var reason: StopReason
+        var failure: (any Error)?
+        /// End of the last frame kept, in seconds from the first.
+        var videoEnd: Rational
+        var sourcePixelFormat: String?
+        var sourceLosses: SourceLosses?
+    }
+
+    /// Captures until a limit, a stop, the end of the source or a failure.
+    func run() -> Outcome {
+        var outcome = Outcome(reason: .endOfSource, videoEnd: Rational(0))
         do {
-            while true {
-                if shouldStop() {
-                    reason = .signal
-                    return
-                }
-                guard let item = try input.next() else {
-                    reason = .endOfSource
-                    return
-                }
-                switch item {
-                case .idle:
-                    continue
-                case .audio(let frame):
-                    pendingAudio.append(frame)
-                case .video(let frame, let wallClock):
-                    guard let pts = frame.pts else { continue }
-                    if firstVideoPts == nil {
-                        firstVideoPts = pts
-                        // A device's audio is stamped with the wall clock (so is a camera frame's
-                        // capture, when the source knows it); the source's own audio shares the
-                        // video's clock.
-                        audioOrigin =
-                            deviceAudio != nil
-                            ? Rational(wallClock ?? Clock.wallMicroseconds, 1_000_000)
-                            : Rational.seconds(pts, in: input.videoTimeBase)
-                    }
-                    let first = firstVideoPts!
-                    let time = Rational.seconds(pts - first, in: input.videoTimeBase)
-                    if let limit = settings.duration, time >= limit {
-                        reason = .duration
-                        return
-                    }
-                    if let limit = settings.frameLimit, stats.captured.load(ordering: .relaxed) >= limit {
-                        reason = .frames
-                        return
-                    }
-                    frame.pts = pts - first
-                    stats.captured.add(1, ordering: .relaxed)
-                    if let last = lastVideoTime {
-                        // Frames the source never delivered show as gaps in its timestamps.
-                        let missing = ((time - last) / frameDuration).rounded() - 1
-                        if missing > 0 { stats.missingFromSource.add(Int(missing), ordering: .relaxed) }
-                    }
-                    lastVideoTime = time
-                    switch videoQueue.push(frame, policy: policy) {
-                    case .pushed: break
-                    case .dropped: stats.droppedLate.add(1, ordering: .relaxed)
-                    case .cancelled: return
-                    }
-                    stats.noteQueueDepth(videoQueue.depth)
-                    videoEnd = time + frameDuration
-                    while let frame = deviceAudio?.queue.tryPop() { pendingAudio.append(frame) }
-                    forwardAudio(upTo: videoEnd, isFinal: false)
-                }
-            }
+            outcome.reason = try captureFrames()
         } catch {
-            failure = error
-            reason = .sourceError
+            outcome.failure = error
+            outcome.reason = .sourceError
         }
+        collectDeviceAudio(until: videoEnd)
+        forwardAudio(upTo: videoEnd, isFinal: true)
+        _ = audioQueue?.push(.videoEnd(videoEnd))
+        deviceAudio?.queue.cancel()
+        videoQueue.finish()
+        audioQueue?.finish()
+        outcome.videoEnd = videoEnd
+        outcome.sourcePixelFormat = input.sourcePixelFormat
+        outcome.sourceLosses = input.losses
+        return outcome
+    }
+
+    /// Reads the source until something stops the capture; returns why.
+    private func captureFrames() throws -> StopReason {
+        while true {
+            if shouldStop() { return .signal }
+            guard let item = try input.next() else { return .endOfSource }
+            switch item {
+            case .idle:
+                continue
+            case .audio(let frame):
+                pendingAudio.append(frame)
+            case .video(let frame, let wallClock):
+                if let stop = accept(frame, wallClock: wallClock) { return stop }
+            }
+        }
+    }
+
+    /// Times a video frame from the first one, applies the limits and queues it for the encoder;
+    /// a reason when the capture should stop instead.
+    private func accept(_ frame: Frame, wallClock: Int64?) -> StopReason? {
+        guard let pts = frame.pts else { return nil }
+        if firstVideoPts == nil {
+            firstVideoPts = pts
+            // A device's audio is stamped with the wall clock (so is a camera frame's capture, when
+            // the source knows it); the source's own audio shares the video's clock.
+            audioOrigin =
+                deviceAudio != nil
+                ? Rational(wallClock ?? Clock.wallMicroseconds, 1_000_000)
+                : Rational.seconds(pts, in: input.videoTimeBase)
+        }
+        let first = firstVideoPts!
+        let time = Rational.seconds(pts - first, in: input.videoTimeBase)
+        if let limit = settings.duration, time >= limit { return .duration }
+        if let limit = settings.frameLimit, stats.captured.load(ordering: .relaxed) >= limit { return .frames }
+        frame.pts = pts - first
+        stats.captured.add(1, ordering: .relaxed)
+        if let last = lastVideoTime {
+            // Frames the source never delivered show as gaps in its timestamps.
+            let missing = ((time - last) / frameDuration).rounded() - 1
+            if missing > 0 { stats.missingFromSource.add(Int(missing), ordering: .relaxed) }
+        }
+        lastVideoTime = time
+        switch videoQueue.push(frame, policy: latePolicy) {
+        case .pushed: break
+        case .dropped: stats.droppedLate.add(1, ordering: .relaxed)
+        case .cancelled: return .endOfSource
+        }
+        stats.noteQueueDepth(videoQueue.depth)
+        videoEnd = time + frameDuration
+        while let frame = deviceAudio?.queue.tryPop() { pendingAudio.append(frame) }
+        forwardAudio(upTo: videoEnd, isFinal: false)
+        return nil
     }
 
     /// Waits (up to two seconds) for a device's audio to reach `end`: it arrives with some latency.
@@ -170,7 +184,7 @@ final class CaptureStage: @unchecked Sendable {
             // A frame that began before the first video frame keeps a negative pts: the encoder
             // stage drops those leading samples.
             frame.pts = (start * rate).rounded()
-            if audioQueue.push(frame) == .cancelled { return }
+            if audioQueue.push(.samples(frame)) == .cancelled { return }
         }
         if isFinal { pendingAudio.removeAll() }
     }

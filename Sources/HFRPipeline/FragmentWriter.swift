@@ -17,14 +17,14 @@ final class FragmentWriter {
 
     init(
         path: String, width: Int, height: Int, parameterSets: [UInt8], videoTimeBase: Rational,
-        audio: AudioEncodeStage?, metadata: [String: String]
+        audio: (parameters: CodecParameters, timeBase: Rational)?, metadata: [String: String]
     ) throws(AVFailure) {
         muxer = try Muxer(path: path, format: "mp4")
         videoIndex = try muxer.addStream(
             copying: CodecParameters.h264(width: width, height: height, extradata: parameterSets),
             timeBase: videoTimeBase)
         if let audio {
-            audioIndex = try muxer.addStream(copying: audio.encoder.parameters(), timeBase: audio.timeBase)
+            audioIndex = try muxer.addStream(copying: audio.parameters, timeBase: audio.timeBase)
         } else {
             audioIndex = nil
         }

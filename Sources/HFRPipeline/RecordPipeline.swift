@@ -27,6 +27,57 @@ public final class RecordPipeline: Sendable {
     /// Records until a limit, a signal, or the end of the source; returns what was done.
     public func run(status: ((RecordStats, Int) -> Void)? = nil) throws(RecordFailure) -> RecordReport {
         let started = Date()
+        let (input, audioDevice) = try openSources()
+        let audioStream = audioDevice?.stream ?? input.audio
+        let video: VideoEncodeStage
+        let audio: AudioEncodeStage?
+        let writer: FragmentWriter
+        do throws(EncoderFailure) {
+            video = try VideoEncodeStage(settings: settings, inputTimeBase: input.videoTimeBase, stats: stats)
+            audio = try audioStream.map { a throws(EncoderFailure) in
+                try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
+            }
+            writer = try openWriter(
+                parameterSets: video.parameterSets(), videoTimeBase: video.outputTimeBase,
+                audio: audio.map { a throws(EncoderFailure) in try a.format() })
+        } catch {
+            throw .encoder(error)
+        }
+        // What the report and the finalizer need from the audio stage, read before it is handed over.
+        let audioFormat = audio.map { (sampleRate: $0.sampleRate, priming: Int64($0.encoder.initialPadding)) }
+        let outcome = runStages(
+            input: input, audioDevice: audioDevice, video: video, audio: audio, writer: writer, status: status)
+        if let failure = outcome.encoderFailure { throw .encoder(failure) }
+        let partial = settings.partialPath
+        if let writeFailure = outcome.writeFailure {
+            // No room for a second copy: keep the fragmented file, cut after its last whole fragment.
+            writer.abandon(path: partial)
+            let kept = rename(partial, settings.output) == 0
+            let report = makeReport(
+                outcome.capture, started: started, keptFragmented: kept, audioSampleRate: audioFormat?.sampleRate)
+            throw .write(writeFailure, report: kept ? report : nil)
+        }
+        do {
+            try RecordingFinalizer.finalize(
+                partial: partial, output: settings.output, captureRate: settings.capture.frameRate,
+                audio: audioFormat.map {
+                    .init(
+                        priming: $0.priming,
+                        samples: min(
+                            Int64(stats.audioSamples.load(ordering: .relaxed)),
+                            (outcome.capture.videoEnd * Rational(Int64($0.sampleRate))).rounded()))
+                })
+        } catch {
+            throw .write(error, report: nil)
+        }
+        let report = makeReport(
+            outcome.capture, started: started, keptFragmented: false, audioSampleRate: audioFormat?.sampleRate)
+        if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }
+        return report
+    }
+
+    /// Opens the audio device (if any) and then the video source, and checks the picture size.
+    private func openSources() throws(RecordFailure) -> (any FrameSource, AudioCaptureInput?) {
         // The audio device first: the video source's clock starts when it opens, and frames held
         // back while something else opened would then arrive in one burst.
         let audioDevice: AudioCaptureInput?
@@ -56,86 +107,59 @@ public final class RecordPipeline: Sendable {
                 "asked for \(request.width)x\(request.height), the source delivers \(input.videoWidth)x\(input.videoHeight)"
             )
         }
-        let audioStream = audioDevice?.stream ?? input.audio
-        let video: VideoEncodeStage
-        let audio: AudioEncodeStage?
-        do {
-            video = try VideoEncodeStage(settings: settings, inputTimeBase: input.videoTimeBase, stats: stats)
-        } catch {
-            throw .encoder("\(error)")
-        }
-        do {
-            audio = try audioStream.map { a throws(AVFailure) in
-                try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
-            }
-        } catch {
-            throw .encoder("\(error)")
-        }
-        let parameterSets: [UInt8]
-        do {
-            parameterSets = try video.encoder.parameterSets()
-        } catch {
-            throw .encoder("\(error)")
-        }
-        let writer: FragmentWriter
-        do {
-            writer = try FragmentWriter(
-                path: settings.partialPath, width: request.width, height: request.height,
-                parameterSets: parameterSets, videoTimeBase: video.outputTimeBase, audio: audio,
-                metadata: RecordingFinalizer.captureRateTags(request.frameRate))
-        } catch {
-            throw .write(error, report: nil)
-        }
+        return (input, audioDevice)
+    }
 
+    /// The crash-safe fragmented file the mux stage writes while recording.
+    private func openWriter(
+        parameterSets: [UInt8], videoTimeBase: Rational, audio: (parameters: CodecParameters, timeBase: Rational)?
+    ) throws(EncoderFailure) -> FragmentWriter {
+        do {
+            return try FragmentWriter(
+                path: settings.partialPath, width: settings.capture.width, height: settings.capture.height,
+                parameterSets: parameterSets, videoTimeBase: videoTimeBase, audio: audio,
+                metadata: RecordingFinalizer.captureRateTags(settings.capture.frameRate))
+        } catch {
+            throw .libav(error)
+        }
+    }
+
+    /// What the stages reported once they were all joined.
+    private struct StagesOutcome {
+        var capture: CaptureStage.Outcome
+        var encoderFailure: EncoderFailure?
+        var writeFailure: AVFailure?
+    }
+
+    /// capture → encode (video, audio) → mux: each stage on its own thread, the mux stage on this
+    /// one, joined by bounded queues; returns once every stage has ended and the file is closed.
+    private func runStages(
+        input: any FrameSource, audioDevice: AudioCaptureInput?, video: sending VideoEncodeStage,
+        audio: sending AudioEncodeStage?, writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?
+    ) -> StagesOutcome {
         let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity)
-        let samples = audio.map { _ in BoundedQueue<Frame>(capacity: 64) }
+        let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
         let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
+        let deviceThread = audioDevice.map { StageThread(name: "audio-capture", Self.deviceReader($0, deviceQueue!)) }
         let capture = CaptureStage(
             input: input, settings: settings, stats: stats, videoQueue: frames, audioQueue: samples,
             deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
             shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
-        let deviceThread = audioDevice.map { device in
-            StageThread(name: "audio-capture") {
-                // Runs until the capture stage cancels the queue (or the device ends).
-                do {
-                    let packet = try Packet()
-                    while let frame = try device.next(packet: packet) {
-                        if deviceQueue!.push(frame) == .cancelled { break }
-                    }
-                } catch {}
-                deviceQueue!.finish()
-            }
-        }
-        let threads =
-            [
-                StageThread(name: "capture") { capture.run() },
-                StageThread(name: "encode") { video.run(from: frames, to: mux) },
-            ]
-            + (audio.map { a in [StageThread(name: "audio") { a.run(from: samples!, to: mux) { capture.videoEnd } }] }
-                ?? [])
+        let captureThread = StageThread(name: "capture") { capture.run() }
+        let encodeThread = StageThread(name: "encode") { video.run(from: frames, to: mux) }
+        var audioThread: StageThread<EncoderFailure?>?
+        if let audio { audioThread = StageThread(name: "audio") { audio.run(from: samples!, to: mux) } }
 
-        // The mux stage runs here, on the calling thread.
-        var writeFailure: AVFailure?
-        var lastStatus = Date.distantPast
-        while let item = mux.pop() {
-            do {
-                try writer.write(item)
-            } catch {
-                writeFailure = error
-                stop()
-                mux.cancel()
-                frames.cancel()
-                samples?.cancel()
-                break
-            }
-            if let status, Date().timeIntervalSince(lastStatus) >= 0.25 {
-                stats.bytes.store(Int(writer.bytesWritten), ordering: .relaxed)
-                status(stats, frames.depth)
-                lastStatus = Date()
-            }
+        var writeFailure = muxStage(mux, into: writer, status: status, depth: { frames.depth })
+        if writeFailure != nil {
+            stop()
+            mux.cancel()
+            frames.cancel()
+            samples?.cancel()
         }
-        for thread in threads { thread.join() }
+        let captured = captureThread.join()
+        let encoderFailure = encodeThread.join() ?? audioThread?.join()
         deviceThread?.join()
         if writeFailure == nil {
             do {
@@ -144,39 +168,47 @@ public final class RecordPipeline: Sendable {
                 writeFailure = error
             }
         }
-        if let failure = video.failure ?? audio?.failure {
-            throw .encoder(failure)
-        }
+        return StagesOutcome(capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure)
+    }
 
-        let partial = settings.partialPath
-        var keptFragmented = false
-        if let writeFailure {
-            // No room for a second copy: keep the fragmented file, cut after its last whole fragment.
-            writer.abandon(path: partial)
-            keptFragmented = rename(partial, settings.output) == 0
-            let report = makeReport(capture: capture, started: started, keptFragmented: keptFragmented, audio: audio)
-            throw .write(writeFailure, report: keptFragmented ? report : nil)
+    /// The mux stage: writes packets until every encoder has finished; the write that failed, if one did.
+    private func muxStage(
+        _ mux: BoundedQueue<MuxItem>, into writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?,
+        depth: () -> Int
+    ) -> AVFailure? {
+        var lastStatus = Date.distantPast
+        while let item = mux.pop() {
+            do {
+                try writer.write(item)
+            } catch {
+                return error
+            }
+            if let status, Date().timeIntervalSince(lastStatus) >= 0.25 {
+                stats.bytes.store(Int(writer.bytesWritten), ordering: .relaxed)
+                status(stats, depth())
+                lastStatus = Date()
+            }
         }
-        do {
-            try RecordingFinalizer.finalize(
-                partial: partial, output: settings.output, captureRate: request.frameRate,
-                audio: audio.map {
-                    .init(
-                        priming: Int64($0.encoder.initialPadding),
-                        samples: min(
-                            Int64(stats.audioSamples.load(ordering: .relaxed)),
-                            (capture.videoEnd * Rational(Int64($0.sampleRate))).rounded()))
-                })
-        } catch {
-            throw .write(error, report: nil)
+        return nil
+    }
+
+    /// The audio device's reader: runs until the capture stage cancels the queue (or the device ends).
+    private static func deviceReader(
+        _ device: AudioCaptureInput, _ queue: BoundedQueue<Frame>
+    ) -> @Sendable () -> Void {
+        {
+            do {
+                let packet = try Packet()
+                while let frame = try device.next(packet: packet) {
+                    if queue.push(frame) == .cancelled { break }
+                }
+            } catch {}
+            queue.finish()
         }
-        let report = makeReport(capture: capture, started: started, keptFragmented: false, audio: audio)
-        if let lost = capture.failure { throw .sourceLost(lost, report: report) }
-        return report
     }
 
     private func makeReport(
-        capture: CaptureStage, started: Date, keptFragmented: Bool, audio: AudioEncodeStage?
+        _ capture: CaptureStage.Outcome, started: Date, keptFragmented: Bool, audioSampleRate: Int?
     ) -> RecordReport {
         var info = stat()
         let size = stat(settings.output, &info) == 0 ? Int64(info.st_size) : 0
@@ -184,13 +216,13 @@ public final class RecordPipeline: Sendable {
         return RecordReport(
             output: settings.output, stopReason: capture.reason, width: settings.capture.width,
             height: settings.capture.height, frameRate: settings.capture.frameRate,
-            temporalLayers: settings.temporalLayers, sourcePixelFormat: capture.input.sourcePixelFormat,
+            temporalLayers: settings.temporalLayers, sourcePixelFormat: capture.sourcePixelFormat,
             framesCaptured: stats.captured.load(ordering: .relaxed),
             framesEncoded: encoded, framesDroppedLate: stats.droppedLate.load(ordering: .relaxed),
             framesMissingFromSource: stats.missingFromSource.load(ordering: .relaxed),
-            sourceLosses: capture.input.losses,
+            sourceLosses: capture.sourceLosses,
             framesPerLayer: Array(stats.layerCounts.prefix(settings.temporalLayers)),
-            audioSamples: stats.audioSamples.load(ordering: .relaxed), audioSampleRate: audio?.sampleRate,
+            audioSamples: stats.audioSamples.load(ordering: .relaxed), audioSampleRate: audioSampleRate,
             videoDuration: Rational(Int64(encoded)) / settings.capture.frameRate,
             wallSeconds: Date().timeIntervalSince(started), bytes: size,
             maxQueueDepth: stats.maxQueueDepth.load(ordering: .relaxed), queueCapacity: settings.queueCapacity,

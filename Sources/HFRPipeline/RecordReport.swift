@@ -42,7 +42,8 @@ public enum RecordFailure: Error, Sendable {
     case source(AVFailure)
     /// The source granted something other than what was asked.
     case mismatch(String)
-    case encoder(String)
+    /// An encoder (or setting up the file it feeds) failed.
+    case encoder(EncoderFailure)
     /// Writing failed (disk full …); `kept` frames are in the output as a fragmented MP4.
     case write(AVFailure, report: RecordReport?)
     /// The audio device could not be opened.

@@ -2,28 +2,41 @@ import HFRMedia
 
 /// The video thread: converts frames to I420 when the source delivers something else, encodes them
 /// with the layered H.264 encoder, and passes the packets to the muxer.
-final class VideoEncodeStage: @unchecked Sendable {
+final class VideoEncodeStage {
     let encoder: H264Encoder
     let inputTimeBase: Rational
     let outputTimeBase: Rational
     let frameTicks: Int64
     let stats: RecordStats
-    private(set) var failure: String?
 
-    init(settings: RecordSettings, inputTimeBase: Rational, stats: RecordStats) throws(H264Encoder.Failure) {
+    init(settings: RecordSettings, inputTimeBase: Rational, stats: RecordStats) throws(EncoderFailure) {
         let request = settings.capture
-        encoder = try H264Encoder(
-            .init(
-                width: request.width, height: request.height, frameRate: request.frameRate,
-                temporalLayers: settings.temporalLayers, bitrate: settings.bitrate,
-                keyframeInterval: settings.keyframeInterval, threads: settings.encoderThreads))
+        do {
+            encoder = try H264Encoder(
+                .init(
+                    width: request.width, height: request.height, frameRate: request.frameRate,
+                    temporalLayers: settings.temporalLayers, bitrate: settings.bitrate,
+                    keyframeInterval: settings.keyframeInterval, threads: settings.encoderThreads))
+        } catch {
+            throw .h264(error)
+        }
         self.inputTimeBase = inputTimeBase
         outputTimeBase = RecordSettings.videoTimeBase(for: request.frameRate)
         frameTicks = (request.frameRate.reciprocal / outputTimeBase).rounded()
         self.stats = stats
     }
 
-    func run(from frames: BoundedQueue<Frame>, to mux: BoundedQueue<MuxItem>) {
+    /// SPS/PPS for the file's video track.
+    func parameterSets() throws(EncoderFailure) -> [UInt8] {
+        do {
+            return try encoder.parameterSets()
+        } catch {
+            throw .h264(error)
+        }
+    }
+
+    /// Encodes until the frames end; the failure that stopped it early, if one did.
+    func run(from frames: BoundedQueue<Frame>, to mux: BoundedQueue<MuxItem>) -> EncoderFailure? {
         defer { mux.finish() }
         do {
             var converter = try PictureConverter(width: encoder.settings.width, height: encoder.settings.height)
@@ -37,12 +50,19 @@ final class VideoEncodeStage: @unchecked Sendable {
                 stats.countLayer(encoded.temporalID)
                 if mux.push(.video(packet, timeBase: outputTimeBase)) == .cancelled {
                     frames.cancel()
-                    return
+                    return nil
                 }
             }
-        } catch {
-            failure = "\(error)"
+        } catch let failure as H264Encoder.Failure {
             frames.cancel()
+            return .h264(failure)
+        } catch let failure as AVFailure {
+            frames.cancel()
+            return .libav(failure)
+        } catch {
+            frames.cancel()
+            return .libav(AVFailure.invalidData("\(error)"))
         }
+        return nil
     }
 }
