@@ -1,5 +1,5 @@
 import Foundation
-import HFRExport
+import HFRMedia
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +9,7 @@ import HFRExport
 public enum AtomicFile {
     /// Writes `data` to `path` whole, or leaves `path` as it was; false when it cannot.
     public static func write(_ data: Data, to path: String) -> Bool {
-        let temporary = OutputPath.temporary(for: path)
+        let temporary = AtomicOutput.temporaryPath(for: path)
         guard FileManager.default.createFile(atPath: temporary, contents: data) else { return false }
         guard rename(temporary, path) == 0 else {
             unlink(temporary)

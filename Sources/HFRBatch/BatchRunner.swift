@@ -1,5 +1,6 @@
 import Foundation
 import HFRExport
+import HFRMedia
 import Synchronization
 
 #if canImport(Glibc)
@@ -192,7 +193,7 @@ public final class BatchRunner: Sendable {
             result.signal = signal
             result.error = "\(job.input): hfr export was killed by signal \(signal) (\(Self.signalName(signal)))"
             // It had no chance to remove its temporary output.
-            unlink(OutputPath.temporary(for: job.output, pid: child.pid))
+            unlink(AtomicOutput.temporaryPath(for: job.output, pid: child.pid))
         }
         if Self.size(of: job.output) != nil {
             ResumeRecord(state: .failed, input: job.manifestInput, options: job.options).write(for: job.output)

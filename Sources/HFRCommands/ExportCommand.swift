@@ -136,7 +136,7 @@ public struct ExportCommand: Command {
         let size = try InputFile.validate(settings.input)
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
-        StopSignal.removeOnAbort(OutputPath.temporary(for: settings.output))
+        StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         let progress = ExportProgress(isTerminal: Console.isTerminal(2))
         let parent = ParentWatch.current()
         let pipeline = ExportPipeline(

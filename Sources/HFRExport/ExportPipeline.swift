@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import HFRMedia
 import HFRProbe
@@ -22,35 +21,33 @@ public final class ExportPipeline {
     /// Runs the export; `progress` gets the share of the input read (0…1) now and then.
     public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
-        // A conform keeps every frame: with a tagged capture rate the header says all the plan needs.
-        var quick: InputAnalysis? = nil
-        if case .conform = settings.mode, settings.range == nil, settings.reencode != .always {
-            quick = try InputAnalysis.quick(path: settings.input)
-        }
-        let analysis: InputAnalysis
-        if let quick {
-            analysis = quick
-        } else {
-            analysis = try InputAnalysis.analyze(path: settings.input, fileSize: fileSize, range: settings.range)
-        }
+        let analysis = try analyze(fileSize: fileSize)
         let plan = try ExportPlan.make(settings, analysis)
-        let temporary = OutputPath.temporary(for: settings.output)
-        var report: ExportReport
+        // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
+        let output = AtomicOutput(path: settings.output)
+        var report = try write(
+            to: output.temporaryPath, analysis: analysis, plan: plan, fileSize: fileSize, progress: progress)
         do {
-            report = try write(to: temporary, analysis: analysis, plan: plan, fileSize: fileSize, progress: progress)
+            try output.commit()
         } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, settings.output) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .writing(AVFailure(code: hfr_averror(code), operation: "rename to \(settings.output)"))
+            throw .writing(AVFailure(errno: error, operation: "rename to \(settings.output)"))
         }
         report.elapsedSeconds = Date().timeIntervalSince(started)
         return report
     }
 
+    /// A conform keeps every frame: with a tagged capture rate the header says all the plan needs;
+    /// everything else reads the packets first.
+    private func analyze(fileSize: Int64) throws(ExportFailure) -> InputAnalysis {
+        if case .conform = settings.mode, settings.range == nil, settings.reencode != .always,
+            let quick = try InputAnalysis.quick(path: settings.input)
+        {
+            return quick
+        }
+        return try InputAnalysis.analyze(path: settings.input, fileSize: fileSize, range: settings.range)
+    }
+
+    /// Writes the whole output to `path`: streams, header, every packet, trailer.
     private func write(
         to path: String, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64,
         progress: ((Double) -> Void)?
@@ -59,36 +56,33 @@ public final class ExportPipeline {
         let audio = settings.audio == .mute ? nil : analysis.audio
         let demuxer = try ExportPipeline.openInput(settings.input)
         demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? [])))
-        let format = OutputPath.containerFormat(for: settings.output)
+        let format = AtomicOutput.containerFormat(for: settings.output)
         let muxer = try ExportPipeline.openOutput(path, format: format)
         let videoOut = try VideoOutput(
             demuxer: demuxer, muxer: muxer, info: video, plan: plan, origin: analysis.origin)
-        var retimer: AudioRetimer? = nil
-        var audioCheck: AudioPacketCheck? = nil
-        var audioIndex: Int? = nil
-        if let audio {
-            do {
-                let parameters = try demuxer.codecParameters(ofStream: audio.index)
-                if plan.copiesAudio {
-                    audioIndex = try muxer.addStream(copying: parameters, timeBase: audio.timeBase)
-                    audioCheck = try AudioPacketCheck(parameters: parameters, timeBase: audio.timeBase)
-                } else {
-                    let made = try AudioRetimer(
-                        parameters: parameters, info: audio, plan: plan, origin: analysis.origin,
-                        algorithm: settings.audio)
-                    retimer = made
-                    audioIndex = try muxer.addStream(
-                        copying: made.sink.encoder.parameters(), timeBase: made.sink.timeBase)
-                }
-            } catch let failure as AVFailure {
-                throw .writing(failure)
-            } catch let failure as ExportFailure {
-                throw failure
-            } catch {
-                throw .processing("\(error)")
-            }
+        let audioOut = try audio.map { a throws(ExportFailure) in
+            try AudioOutput(
+                demuxer: demuxer, muxer: muxer, info: a, plan: plan, origin: analysis.origin,
+                algorithm: settings.audio)
         }
-        // In key order: a dictionary's order changes from run to run, and so would the file's bytes.
+        try writeHeader(muxer, format: format, plan: plan, analysis: analysis)
+        try audioOut?.prepare(input: settings.input)
+        try copyPackets(demuxer, to: muxer, video: videoOut, audio: audioOut, fileSize: fileSize, progress: progress)
+        try videoOut.finish(to: muxer)
+        try audioOut?.finish(to: muxer)
+        do {
+            try muxer.finish()
+        } catch {
+            throw .writing(error)
+        }
+        return report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
+    }
+
+    /// Tags (in key order: a dictionary's order changes from run to run, and so would the file's
+    /// bytes) and the container header.
+    private func writeHeader(
+        _ muxer: borrowing Muxer, format: String, plan: ExportPlan, analysis: InputAnalysis
+    ) throws(ExportFailure) {
         let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate)
         for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
             muxer.setMetadata(key, value)
@@ -101,8 +95,13 @@ public final class ExportPipeline {
         } catch {
             throw .writing(error)
         }
-        if let retimer, let audio { try retimer.study(path: settings.input, streamIndex: audio.index) }
+    }
 
+    /// The one pass over the input: every packet checked, then handed to its stream's output.
+    private func copyPackets(
+        _ demuxer: borrowing Demuxer, to muxer: borrowing Muxer, video: VideoOutput, audio: AudioOutput?,
+        fileSize: Int64, progress: ((Double) -> Void)?
+    ) throws(ExportFailure) {
         let packet: Packet
         do {
             packet = try Packet()
@@ -111,7 +110,6 @@ public final class ExportPipeline {
         }
         var lastProgress = Date()
         var videoPackets = 0
-        var audioPackets = 0
         while true {
             let more: Bool
             do {
@@ -124,36 +122,27 @@ public final class ExportPipeline {
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
                 throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
             }
-            if packet.streamIndex == video.index {
+            if packet.streamIndex == video.info.index {
                 videoPackets += 1
-                try videoOut.write(packet, to: muxer)
-            } else if let audio, packet.streamIndex == audio.index, let audioIndex {
-                audioPackets += 1
-                if let retimer {
-                    try retimer.push(packet, to: muxer, stream: audioIndex)
-                } else {
-                    try audioCheck?.check(packet)
-                    try copyAudio(
-                        packet, info: audio, plan: plan, origin: analysis.origin, muxer: muxer, index: audioIndex)
-                }
+                try video.write(packet, to: muxer)
+            } else if let audio, packet.streamIndex == audio.info.index {
+                try audio.write(packet, to: muxer)
             }
             if let progress, let position = packet.position, Date().timeIntervalSince(lastProgress) > 0.5 {
                 lastProgress = Date()
                 progress(Double(position) / Double(max(1, fileSize)))
             }
         }
-        for (info, read) in [(video, videoPackets)] + (audio.map { [($0, audioPackets)] } ?? [])
+        for (info, read) in [(video.info, videoPackets)] + (audio.map { [($0.info, $0.packetsIn)] } ?? [])
         where info.declaredFrameCount > Int64(read) {
             throw .badInput(
                 "truncated: stream #\(info.index) has \(read) of the \(info.declaredFrameCount) frames its index lists")
         }
-        try videoOut.finish(to: muxer)
-        if let retimer, let audioIndex { try retimer.finish(to: muxer, stream: audioIndex) }
-        do {
-            try muxer.finish()
-        } catch {
-            throw .writing(error)
-        }
+    }
+
+    private func report(
+        analysis: InputAnalysis, plan: ExportPlan, video: VideoOutput, audio: AudioOutput?
+    ) -> ExportReport {
         var report = ExportReport(
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
             captureRateSource: analysis.captureRateSource.rawValue, outputRate: plan.outputRate,
@@ -163,12 +152,12 @@ public final class ExportPipeline {
             reencodeReason: plan.reencodeReason,
             audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,
             inputDuration: analysis.end, outputDuration: plan.outputDuration, notes: plan.notes)
-        report.framesIn = videoOut.framesIn
-        report.framesOut = videoOut.framesOut
-        report.droppedByLevel = videoOut.droppedByLevel
-        if let retimer {
-            report.audioSampleRate = retimer.sampleRate
-            report.audioSamples = retimer.outputSamples
+        report.framesIn = video.framesIn
+        report.framesOut = video.framesOut
+        report.droppedByLevel = video.droppedByLevel
+        if let retimed = audio?.retimedSamples {
+            report.audioSampleRate = retimed.sampleRate
+            report.audioSamples = retimed.samples
         }
         return report
     }
@@ -184,25 +173,6 @@ public final class ExportPipeline {
     private static func openOutput(_ path: String, format: String) throws(ExportFailure) -> Muxer {
         do {
             return try Muxer(path: path, format: format)
-        } catch {
-            throw .writing(error)
-        }
-    }
-
-    /// Speed 1 throughout: audio packets inside the range are copied, shifted to the output's start.
-    private func copyAudio(
-        _ packet: Packet, info: StreamInfo, plan: ExportPlan, origin: Rational, muxer: borrowing Muxer, index: Int
-    ) throws(ExportFailure) {
-        guard let pts = packet.pts else { return }
-        let t = Rational.seconds(pts, in: info.timeBase) - origin
-        let end = t + Rational.seconds(packet.duration, in: info.timeBase)
-        // Whole packets: the first one reaching into the range through the last one starting in it.
-        guard end > plan.start || plan.start == Rational(0), t < plan.end else { return }
-        let offset = ((plan.start + origin) / info.timeBase).rounded()
-        packet.pts = pts - offset
-        packet.dts = packet.dts.map { $0 - offset }
-        do {
-            try muxer.write(packet, from: info.timeBase, to: index)
         } catch {
             throw .writing(error)
         }

@@ -27,117 +27,135 @@ public struct ExportPlan: Sendable {
     /// Matches `settings` against `analysis`; throws when the options cannot apply to this input.
     public static func make(_ settings: ExportSettings, _ analysis: InputAnalysis) throws(ExportFailure) -> ExportPlan {
         let c = analysis.captureRate
-        var map: TimeMap
-        let o: Rational
-        switch settings.mode {
-        case .conform(let fps):
-            map = TimeMap(speed: fps / c)
-            o = fps
-        case .realTime(let fps):
-            map = TimeMap(speed: Rational(1))
-            o = fps
-        case .speed(let s, let fps):
-            map = TimeMap(speed: s)
-            o = fps ?? c * s
-        case .ramp(let m, let fps):
-            map = m
-            o = fps ?? c * m.slowestSpeed
-        }
+        var (map, o) = timeMap(settings.mode, captureRate: c)
         guard o <= Rational(1000) else {
             throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
         }
         var notes: [String] = []
-        var decodeStart: Rational? = nil
-        var start = settings.range?.start ?? Rational(0)
-        var end = settings.range?.end ?? analysis.end
+        let start = settings.range?.start ?? Rational(0)
+        let end = min(settings.range?.end ?? analysis.end, analysis.end)
         guard start < analysis.end else {
             throw .usage(
                 "--range starts at \(TimeMap.seconds(start)) s, after the end of the video (\(TimeMap.seconds(analysis.end)) s)"
             )
         }
-        if end > analysis.end { end = analysis.end }
-
         if analysis.captureRateSource == .measured, !analysis.isEvenlySpaced {
             notes.append(
                 "frame timestamps are uneven (variable frame rate): capture rate taken as their average, \(TimeMap.seconds(c)) fps"
             )
         }
-        let strides = analysis.losslessStrides
-        let levelCount = analysis.levelCount
-        let usesTemporalID = analysis.layerSignalling == .svcTemporalID
-        var failures: [String] = []
         var levels: [Int] = []
+        var failures: [String] = []
         if settings.reencode != .always {
-            if usesTemporalID, levelCount > 1, map.segments.count > 1, let phase = analysis.firstBaseLayerTime {
-                let period = Rational(Int64(1 << (levelCount - 1))) / c
-                let snapped = map.movingBoundaries { b in phase + ((b - phase) / period).rounded().rational * period }
-                for (old, new) in zip(map.segments.dropLast(), snapped.segments.dropLast()) where old.end != new.end {
-                    notes.append(
-                        "ramp boundary \(TimeMap.seconds(old.end!)) s moved to \(TimeMap.seconds(new.end!)) s, a base-layer frame (layers switch only there)"
-                    )
-                }
-                map = snapped
-            }
-            for segment in map.segments {
-                let stride = LayerPlan.stride(capture: c, speed: segment.speed, output: o)
-                let isOutsideRange = (segment.end.map { $0 <= start } ?? false) || segment.start >= end
-                if isOutsideRange {
-                    levels.append(levelCount - 1)
-                } else if stride.isInteger, let level = strides[Int(stride.numerator)] {
-                    levels.append(level)
-                } else {
-                    levels.append(levelCount - 1)
-                    failures.append(
-                        reason(
-                            segment: segment, mode: settings.mode, stride: stride, c: c, o: o, strides: strides,
-                            levelCount: levelCount, usesTemporalID: usesTemporalID))
-                }
-            }
+            map = snappedToBaseLayer(map, analysis, notes: &notes)
+            (levels, failures) = keptLevels(map, analysis, mode: settings.mode, output: o, range: (start, end))
         }
         let isLossless = settings.reencode != .always && failures.isEmpty
         if !isLossless, settings.reencode == .never {
             throw .refused(failures.joined(separator: "; ") + " (or allow --reencode auto)")
         }
-        if isLossless {
-            if start > Rational(0) {
-                let key = analysis.keyframeBeforeStart ?? Rational(0)
-                let format = OutputPath.containerFormat(for: settings.output)
-                if key != start, format == "mp4" || format == "mov" {
-                    // Decoding starts at the keyframe; the frames before the cut get negative times,
-                    // which the MP4/MOV edit list hides: an exact cut without re-encoding.
-                    notes.append(
-                        "range start \(TimeMap.seconds(start)) s is not a keyframe: frames from the keyframe at \(TimeMap.seconds(key)) s are kept for decoding and hidden by an edit list"
-                    )
-                    decodeStart = key
-                } else if key != start {
-                    notes.append(
-                        "range start \(TimeMap.seconds(start)) s moved to \(TimeMap.seconds(key)) s, the keyframe before it (cut without re-encoding; \(format) has no edit lists)"
-                    )
-                    start = key
-                    decodeStart = key
-                } else {
-                    decodeStart = key
-                }
-            }
-            if analysis.hasReordering, end < analysis.end {
-                let key = analysis.keyframeAfterEnd ?? analysis.end
-                if key != end {
-                    notes.append(
-                        "range end \(TimeMap.seconds(end)) s moved to \(TimeMap.seconds(key)) s, the next keyframe (B-frames may reference frames after the cut)"
-                    )
-                    end = key
-                }
-            }
-        }
+        let cut =
+            isLossless
+            ? losslessRange(start: start, end: end, analysis, output: settings.output, notes: &notes)
+            : (start: start, end: end, decodeStart: start)
         let reason: String? =
             isLossless ? nil : settings.reencode == .always ? "--reencode always" : failures.joined(separator: "; ")
-        let copiesAudio = map.segments.allSatisfy { $0.speed == Rational(1) }
+        let usesTemporalID = analysis.layerSignalling == .svcTemporalID
         return ExportPlan(
-            captureRate: c, outputRate: o, map: map, start: start, end: end,
-            decodeStart: isLossless ? decodeStart : start,
+            captureRate: c, outputRate: o, map: map, start: cut.start, end: cut.end, decodeStart: cut.decodeStart,
             layers: isLossless
-                ? LayerPlan(maxLevels: levels, levelCount: levelCount, usesTemporalID: usesTemporalID) : nil,
-            reencodeReason: reason, copiesAudio: copiesAudio, notes: notes)
+                ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
+            reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes)
+    }
+
+    /// The time map and output rate a mode asks for.
+    static func timeMap(_ mode: ExportSettings.Mode, captureRate c: Rational) -> (TimeMap, Rational) {
+        switch mode {
+        case .conform(let fps): (TimeMap(speed: fps / c), fps)
+        case .realTime(let fps): (TimeMap(speed: Rational(1)), fps)
+        case .speed(let s, let fps): (TimeMap(speed: s), fps ?? c * s)
+        case .ramp(let m, let fps): (m, fps ?? c * m.slowestSpeed)
+        }
+    }
+
+    /// Layers switch only at base-layer frames: ramp boundaries move to the nearest one.
+    static func snappedToBaseLayer(_ map: TimeMap, _ analysis: InputAnalysis, notes: inout [String]) -> TimeMap {
+        let levelCount = analysis.levelCount
+        guard analysis.layerSignalling == .svcTemporalID, levelCount > 1, map.segments.count > 1,
+            let phase = analysis.firstBaseLayerTime
+        else { return map }
+        let period = Rational(Int64(1 << (levelCount - 1))) / analysis.captureRate
+        let snapped = map.movingBoundaries { b in phase + ((b - phase) / period).rounded().rational * period }
+        for (old, new) in zip(map.segments.dropLast(), snapped.segments.dropLast()) where old.end != new.end {
+            notes.append(
+                "ramp boundary \(TimeMap.seconds(old.end!)) s moved to \(TimeMap.seconds(new.end!)) s, a base-layer frame (layers switch only there)"
+            )
+        }
+        return snapped
+    }
+
+    /// Per segment, the highest level kept losslessly, and why the segments that cannot be copied cannot.
+    static func keptLevels(
+        _ map: TimeMap, _ analysis: InputAnalysis, mode: ExportSettings.Mode, output o: Rational,
+        range: (start: Rational, end: Rational)
+    ) -> (levels: [Int], failures: [String]) {
+        let c = analysis.captureRate
+        let strides = analysis.losslessStrides
+        let levelCount = analysis.levelCount
+        var levels: [Int] = []
+        var failures: [String] = []
+        for segment in map.segments {
+            let stride = LayerPlan.stride(capture: c, speed: segment.speed, output: o)
+            let isOutsideRange = (segment.end.map { $0 <= range.start } ?? false) || segment.start >= range.end
+            if isOutsideRange {
+                levels.append(levelCount - 1)
+            } else if stride.isInteger, let level = strides[Int(stride.numerator)] {
+                levels.append(level)
+            } else {
+                levels.append(levelCount - 1)
+                failures.append(
+                    reason(
+                        segment: segment, mode: mode, stride: stride, c: c, o: o, strides: strides,
+                        levelCount: levelCount, usesTemporalID: analysis.layerSignalling == .svcTemporalID))
+            }
+        }
+        return (levels, failures)
+    }
+
+    /// A copied range starts where decoding can (a keyframe, with an edit list hiding what precedes
+    /// the cut in MP4/MOV) and, with B-frames, ends at a keyframe.
+    static func losslessRange(
+        start: Rational, end: Rational, _ analysis: InputAnalysis, output: String, notes: inout [String]
+    ) -> (start: Rational, end: Rational, decodeStart: Rational?) {
+        var (start, end) = (start, end)
+        var decodeStart: Rational? = nil
+        if start > Rational(0) {
+            let key = analysis.keyframeBeforeStart ?? Rational(0)
+            let format = AtomicOutput.containerFormat(for: output)
+            if key != start, format == "mp4" || format == "mov" {
+                // Decoding starts at the keyframe; the frames before the cut get negative times,
+                // which the MP4/MOV edit list hides: an exact cut without re-encoding.
+                notes.append(
+                    "range start \(TimeMap.seconds(start)) s is not a keyframe: frames from the keyframe at \(TimeMap.seconds(key)) s are kept for decoding and hidden by an edit list"
+                )
+            } else if key != start {
+                notes.append(
+                    "range start \(TimeMap.seconds(start)) s moved to \(TimeMap.seconds(key)) s, the keyframe before it (cut without re-encoding; \(format) has no edit lists)"
+                )
+                start = key
+            }
+            decodeStart = key
+        }
+        if analysis.hasReordering, end < analysis.end {
+            let key = analysis.keyframeAfterEnd ?? analysis.end
+            if key != end {
+                notes.append(
+                    "range end \(TimeMap.seconds(end)) s moved to \(TimeMap.seconds(key)) s, the next keyframe (B-frames may reference frames after the cut)"
+                )
+                end = key
+            }
+        }
+        return (start, end, decodeStart)
     }
 
     /// Why `segment` cannot be copied losslessly, with the nearest choice that can.

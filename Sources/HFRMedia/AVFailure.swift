@@ -64,3 +64,10 @@ public enum Drain<Value> {
     /// EOF: the stream is fully drained.
     case endOfStream
 }
+
+extension AVFailure {
+    /// A failed system call as FFmpeg would report it (AVERROR of the errno).
+    public init(errno: Errno, operation: String) {
+        self.init(code: hfr_averror(errno.rawValue), operation: operation)
+    }
+}

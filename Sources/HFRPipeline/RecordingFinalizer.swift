@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 import HFRProbe
 
@@ -34,33 +33,16 @@ enum RecordingFinalizer {
     static func finalize(
         partial: String, output: String, captureRate: Rational, audio: AudioTiming?
     ) throws(AVFailure) {
-        let temporary = temporaryPath(for: output)
+        let file = AtomicOutput(path: output)
+        try remux(
+            partial, into: file.temporaryPath, format: AtomicOutput.containerFormat(for: output),
+            captureRate: captureRate, audio: audio)
         do {
-            try remux(
-                partial, into: temporary, format: containerFormat(for: output), captureRate: captureRate,
-                audio: audio)
+            try file.commit()
         } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, output) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw AVFailure(code: hfr_averror(code), operation: "rename to \(output)")
+            throw AVFailure(errno: error, operation: "rename to \(output)")
         }
         unlink(partial)
-    }
-
-    /// The muxer for `output`'s extension ("mp4", "mov", "matroska"); mp4 for anything unknown.
-    static func containerFormat(for output: String) -> String {
-        guard let format = av_guess_format(nil, output, nil) else { return "mp4" }
-        return String(cString: format.pointee.name)
-    }
-
-    /// `dir/clip.mp4` → `dir/.clip.mp4.<pid>.tmp`: same filesystem, so the rename is atomic.
-    static func temporaryPath(for output: String) -> String {
-        let slash = output.lastIndex(of: "/").map { output.index(after: $0) } ?? output.startIndex
-        return output[..<slash] + "." + output[slash...] + ".\(getpid()).tmp"
     }
 
     private static func remux(
