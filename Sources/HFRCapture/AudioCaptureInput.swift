@@ -4,6 +4,7 @@ import HFRMedia
 ///
 /// Its timestamps are wall-clock microseconds (libavdevice stamps each read with the time of
 /// capture), which is how it is lined up with the video.
+/// Unchecked Sendable: opened by the command, then used by the audio thread alone.
 public final class AudioCaptureInput: @unchecked Sendable {
     /// Which capture API and which device.
     public struct Device: Sendable, Equatable {

@@ -1,10 +1,6 @@
 import CV4L2
 import HFRMedia
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `--exposure`, `--focus`, `--white-balance`, `--gain` and `--control name=value`, mapped to the
 /// standard V4L2 control ids and applied before streaming.
 public struct CameraControls: Sendable, Equatable {

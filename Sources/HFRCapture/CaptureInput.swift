@@ -3,6 +3,7 @@ import HFRMedia
 /// An opened capture source: the demuxer and decoders that turn its packets into frames.
 ///
 /// A final class owning the FFmpeg contexts, so it can be handed to the capture thread whole.
+/// Unchecked Sendable: opened by the command, then used by the capture thread alone.
 public final class CaptureInput: FrameSource, @unchecked Sendable {
     let demuxer: Demuxer
     let videoDecoder: Decoder

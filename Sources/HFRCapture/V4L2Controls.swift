@@ -1,9 +1,5 @@
 import CV4L2
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One control of a device (VIDIOC_QUERY_EXT_CTRL), with the name v4l2-ctl uses for it.
 public struct V4L2Control: Sendable, Equatable {
     public var id: UInt32
@@ -50,7 +46,7 @@ extension V4L2Device {
         var result: [V4L2Control] = []
         var query = v4l2_query_ext_ctrl()
         query.id = HFR_V4L2_CTRL_FLAG_NEXT_CTRL | HFR_V4L2_CTRL_FLAG_NEXT_COMPOUND
-        while try enumerate(HFR_VIDIOC_QUERY_EXT_CTRL, "VIDIOC_QUERY_EXT_CTRL", &query) {
+        while try enumerate(.queryExtCtrl, &query) {
             let disabled = query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) != 0
             if !disabled, query.type != V4L2_CTRL_TYPE_CTRL_CLASS.rawValue {
                 let name = V4L2Device.string(query.name)
@@ -68,13 +64,13 @@ extension V4L2Device {
     /// The current value of a simple control.
     public func value(of control: V4L2Control) throws(V4L2Failure) -> Int32 {
         var c = v4l2_control(id: control.id, value: 0)
-        try self.control(HFR_VIDIOC_G_CTRL, "VIDIOC_G_CTRL (\(control.key))", &c)
+        try ioctl(.gCtrl.naming(control.key), &c)
         return c.value
     }
 
     /// Sets a simple control (a button is pressed whatever the value).
     public func set(_ control: V4L2Control, to value: Int32) throws(V4L2Failure) {
         var c = v4l2_control(id: control.id, value: value)
-        try self.control(HFR_VIDIOC_S_CTRL, "VIDIOC_S_CTRL (\(control.key))", &c)
+        try ioctl(.sCtrl.naming(control.key), &c)
     }
 }

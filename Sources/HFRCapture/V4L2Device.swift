@@ -1,17 +1,16 @@
 import CV4L2
+import HFRMedia
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// An open V4L2 device node: owns the file descriptor and makes its ioctls.
+/// An open V4L2 device node: owns its driver (the file descriptor) and names every failed call.
 ///
 /// A final class, not `~Copyable`: the capture thread and the command share one open node (the
 /// command configures it, the capture thread streams from it), and V4L2 settings live as long as
 /// the file descriptor does.
+/// Unchecked Sendable: one thread at a time uses the node (set up, then handed to the capture thread).
 public final class V4L2Device: @unchecked Sendable {
     public let path: String
-    let fd: Int32
+    /// The calls on the node: the kernel's driver, or a scripted one in tests.
+    let driver: any V4L2Driver
     /// What QUERYCAP said about this node.
     public let capabilities: Capabilities
 
@@ -46,50 +45,61 @@ public final class V4L2Device: @unchecked Sendable {
     }
 
     /// Opens the node and asks what it is. Non-blocking: the capture loop waits in poll.
-    public init(path: String) throws(V4L2Failure) {
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw V4L2Failure("open", path: path, errno: errno) }
-        var cap = v4l2_capability()
-        if V4L2Device.retrying({ hfr_v4l2_ioctl(fd, HFR_VIDIOC_QUERYCAP, &cap) }) < 0 {
-            let e = errno
-            close(fd)
-            throw V4L2Failure("VIDIOC_QUERYCAP", path: path, errno: e)
+    public convenience init(path: String) throws(V4L2Failure) {
+        let driver: V4L2KernelDriver
+        do {
+            driver = try V4L2KernelDriver(path: path)
+        } catch {
+            throw V4L2Failure("open", path: path, errno: error)
         }
+        try self.init(path: path, driver: driver)
+    }
+
+    /// A node behind `driver` (the kernel's, or a scripted one in tests), asked what it is.
+    init(path: String, driver: any V4L2Driver) throws(V4L2Failure) {
+        var cap = v4l2_capability()
+        if let error = driver.ioctl(.queryCap, &cap) { throw V4L2Failure(.queryCap, path: path, errno: error) }
         let hasDeviceCaps = cap.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
         capabilities = Capabilities(
             driver: V4L2Device.string(cap.driver), card: V4L2Device.string(cap.card),
             busInfo: V4L2Device.string(cap.bus_info), deviceCaps: hasDeviceCaps ? cap.device_caps : cap.capabilities)
-        self.fd = fd
+        self.driver = driver
         self.path = path
     }
 
-    deinit { close(fd) }
-
-    /// Makes one ioctl, retrying when a signal interrupted it; throws the request's name and errno.
-    @discardableResult
-    func control<T>(_ request: UInt, _ name: String, _ argument: inout T) throws(V4L2Failure) -> Int32 {
-        let result = withUnsafeMutablePointer(to: &argument) { pointer in
-            V4L2Device.retrying { hfr_v4l2_ioctl(fd, request, pointer) }
-        }
-        guard result >= 0 else { throw V4L2Failure(name, path: path, errno: errno) }
-        return result
+    /// Makes one ioctl; throws the request's name and errno.
+    func ioctl<T>(_ request: V4L2Request, _ argument: inout T) throws(V4L2Failure) {
+        let error = withUnsafeMutablePointer(to: &argument) { driver.ioctl(request, $0) }
+        if let error { throw V4L2Failure(request, path: path, errno: error) }
     }
 
-    /// Like `control`, but reports "no more entries" (EINVAL, the end of every V4L2 enumeration) as false.
-    func enumerate<T>(_ request: UInt, _ name: String, _ argument: inout T) throws(V4L2Failure) -> Bool {
+    /// Like `ioctl`, but reports "no more entries" (EINVAL, the end of every V4L2 enumeration) as false.
+    func enumerate<T>(_ request: V4L2Request, _ argument: inout T) throws(V4L2Failure) -> Bool {
         do {
-            try control(request, name, &argument)
+            try ioctl(request, &argument)
             return true
         } catch {
-            if error.errno == EINVAL { return false }
+            if error.code == .invalidArgument { return false }
             throw error
         }
     }
 
-    static func retrying(_ call: () -> Int32) -> Int32 {
-        var result: Int32
-        repeat { result = call() } while result < 0 && errno == EINTR
-        return result
+    /// Maps a capture buffer (`length` and `offset` from VIDIOC_QUERYBUF).
+    func map(length: Int, offset: Int) throws(V4L2Failure) -> UnsafeMutableRawBufferPointer {
+        switch driver.map(length: length, offset: offset) {
+        case .success(let buffer): return buffer
+        case .failure(let error): throw V4L2Failure("mmap", path: path, errno: error)
+        }
+    }
+
+    func unmap(_ buffer: UnsafeMutableRawBufferPointer) { driver.unmap(buffer) }
+
+    /// Waits up to `milliseconds` for a filled buffer; false when none came.
+    func waitReadable(milliseconds: Int32) throws(V4L2Failure) -> Bool {
+        switch driver.waitReadable(milliseconds: milliseconds) {
+        case .success(let isReadable): return isReadable
+        case .failure(let error): throw V4L2Failure("poll", path: path, errno: error)
+        }
     }
 
     /// A fixed-size NUL-terminated C char array (as Swift imports `__u8 name[32]`) as a String.

@@ -113,7 +113,7 @@ extension V4L2Device {
         var result: [V4L2FormatModes] = []
         var desc = v4l2_fmtdesc()
         desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        while try enumerate(HFR_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &desc) {
+        while try enumerate(.enumFmt, &desc) {
             let format = V4L2PixelFormat(code: desc.pixelformat)
             var sizes: [(V4L2FrameSize, [V4L2FrameInterval])] = []
             for size in try frameSizes(format) {
@@ -134,7 +134,7 @@ extension V4L2Device {
         var sizes: [V4L2FrameSize] = []
         var e = v4l2_frmsizeenum()
         e.pixel_format = format.code
-        while try enumerate(HFR_VIDIOC_ENUM_FRAMESIZES, "VIDIOC_ENUM_FRAMESIZES", &e) {
+        while try enumerate(.enumFrameSizes, &e) {
             switch e.type {
             case V4L2_FRMSIZE_TYPE_DISCRETE.rawValue:
                 sizes.append(.discrete(width: Int(e.discrete.width), height: Int(e.discrete.height)))
@@ -168,7 +168,7 @@ extension V4L2Device {
         e.width = UInt32(width)
         e.height = UInt32(height)
         let exact = V4L2FrameInterval.interval
-        while try enumerate(HFR_VIDIOC_ENUM_FRAMEINTERVALS, "VIDIOC_ENUM_FRAMEINTERVALS", &e) {
+        while try enumerate(.enumFrameIntervals, &e) {
             switch e.type {
             case V4L2_FRMIVAL_TYPE_DISCRETE.rawValue:
                 intervals.append(.discrete(exact(e.discrete)))

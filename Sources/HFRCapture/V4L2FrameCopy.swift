@@ -1,0 +1,67 @@
+import HFRMedia
+
+/// Turns the bytes of a filled capture buffer into an owned frame, so the buffer can go back to
+/// the driver at once: raw layouts are copied through a view of each mapped buffer (made once,
+/// valid while the buffer is mapped), MJPEG pictures are decoded.
+final class V4L2FrameCopy {
+    private let granted: V4L2Capture.Granted
+    private let jpeg: JPEGDecoder?
+    /// A view of each mapped buffer of a raw mode, nil for one too short for a picture (none for
+    /// MJPEG, and before `attach`).
+    private var views: [Frame?] = []
+    /// The bytes a whole raw picture takes; a buffer filled with fewer holds a torn frame.
+    private var pictureSize = Int.max
+
+    /// Prepares for the granted mode (an MJPEG mode gets its decoder now).
+    init(granted: V4L2Capture.Granted) throws(AVFailure) {
+        self.granted = granted
+        jpeg = granted.format.conversion == .jpeg ? try JPEGDecoder(width: granted.width, height: granted.height) : nil
+    }
+
+    /// Makes the views of a raw mode's mapped buffers; they must stay mapped while this copies.
+    func attach(_ buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure) {
+        guard case .raw(let format) = granted.format.conversion else { return }
+        views = []
+        pictureSize = .max
+        for buffer in buffers {
+            let view = try view(of: UnsafeRawBufferPointer(buffer), format: format)
+            if view != nil, pictureSize == .max {
+                pictureSize = try smallestPicture(in: UnsafeRawBufferPointer(buffer), format: format)
+            }
+            views.append(view)
+        }
+    }
+
+    /// An owned copy of the picture in buffer `index` (`bytesUsed` filled); nil when it holds less
+    /// than a whole picture or does not decode.
+    func picture(inBuffer index: Int, bytesUsed: Int, of buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure)
+        -> Frame?
+    {
+        if let jpeg {
+            return try jpeg.decode(UnsafeRawBufferPointer(rebasing: buffers[index].prefix(bytesUsed)))
+        }
+        guard index < views.count, let view = views[index], bytesUsed >= pictureSize else { return nil }
+        return try view.copyPicture()
+    }
+
+    private func view(of bytes: UnsafeRawBufferPointer, format: PixelFormat) throws(AVFailure) -> Frame? {
+        try Frame.view(
+            of: bytes, width: granted.width, height: granted.height, format: format,
+            bytesPerLine: granted.bytesPerLine)
+    }
+
+    /// The fewest bytes `Frame.view` takes as a whole picture (it is the judge of what a picture
+    /// needs, and HFRMedia does not expose the size itself), found by bisection once at start.
+    private func smallestPicture(in bytes: UnsafeRawBufferPointer, format: PixelFormat) throws(AVFailure) -> Int {
+        var (short, whole) = (0, bytes.count)
+        while whole - short > 1 {
+            let middle = (short + whole) / 2
+            if try view(of: UnsafeRawBufferPointer(rebasing: bytes.prefix(middle)), format: format) != nil {
+                whole = middle
+            } else {
+                short = middle
+            }
+        }
+        return whole
+    }
+}

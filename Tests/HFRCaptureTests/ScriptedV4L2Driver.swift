@@ -1,0 +1,154 @@
+import CV4L2
+import HFRMedia
+
+@testable import HFRCapture
+
+/// A V4L2 driver that answers from a script, for driving `V4L2Capture` without a kernel: it grants
+/// what was set (or what the test says), hands out plain allocated memory as buffers, and each
+/// DQBUF takes the next step of the script — a frame written into the oldest queued buffer, or an errno.
+final class ScriptedV4L2Driver: V4L2Driver {
+    /// What one DQBUF answers.
+    enum Step {
+        /// A filled buffer: the picture of `sequence`, `bytesUsed` bytes of it (nil: all).
+        case frame(sequence: UInt32, flags: UInt32 = 0, bytesUsed: Int? = nil)
+        /// DQBUF fails with this errno.
+        case fail(Errno)
+    }
+
+    /// The YU12 picture every buffer holds: 16x8 with rows padded to 20 bytes (chroma to 10).
+    static let (width, height, bytesPerLine) = (16, 8, 20)
+    static let pictureSize = 20 * 8 + 10 * 4 * 2
+    /// Buffers are longer than the picture, as drivers round them to pages.
+    static let bufferLength = 256
+
+    var script: [Step]
+    /// The size the driver holds after S_FMT; nil: the one set.
+    var grantedSize: (width: Int, height: Int)?
+    /// The frame interval the driver holds after S_PARM; nil: the one set.
+    var grantedInterval: v4l2_fract?
+    /// The capture time (µs) of the first frame; the rest follow at 60 fps.
+    var firstTimestamp: Int64 = 1_000_000
+    /// At most this many buffers are granted.
+    var bufferLimit: UInt32 = 4
+
+    /// Every request made, by name, in order (with `mmap`/`munmap` and `poll` that found nothing).
+    private(set) var calls: [String] = []
+    private(set) var buffers: [UnsafeMutableRawBufferPointer] = []
+    private(set) var unmapped = 0
+    private var queued: [UInt32] = []
+    private var format = v4l2_format()
+    private var timePerFrame = v4l2_fract(numerator: 1, denominator: 60)
+    private var firstSequence: UInt32?
+
+    init(script: [Step] = []) { self.script = script }
+
+    deinit { for buffer in buffers where buffer.baseAddress != nil { buffer.deallocate() } }
+
+    /// The luma of pixel (`x`, `y`) in the picture of `sequence`.
+    static func luma(sequence: UInt32, x: Int, y: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: Int(sequence) * 7 + x + y * 16)
+    }
+
+    /// The chroma of the picture of `sequence` (flat).
+    static func chroma(sequence: UInt32) -> (u: UInt8, v: UInt8) {
+        (UInt8(truncatingIfNeeded: 100 + Int(sequence)), UInt8(truncatingIfNeeded: 200 + Int(sequence)))
+    }
+
+    func ioctl(_ request: V4L2Request, _ argument: UnsafeMutableRawPointer) -> Errno? {
+        calls.append(request.name)
+        switch request.code {
+        case V4L2Request.queryCap.code:
+            argument.assumingMemoryBound(to: v4l2_capability.self).pointee.capabilities =
+                UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
+        case V4L2Request.sFmt.code: format = argument.assumingMemoryBound(to: v4l2_format.self).pointee
+        case V4L2Request.gFmt.code: argument.assumingMemoryBound(to: v4l2_format.self).pointee = grantedFormat
+        case V4L2Request.sParm.code:
+            timePerFrame = argument.assumingMemoryBound(to: v4l2_streamparm.self).pointee.parm.capture.timeperframe
+        case V4L2Request.gParm.code:
+            argument.assumingMemoryBound(to: v4l2_streamparm.self).pointee.parm.capture.timeperframe =
+                grantedInterval ?? timePerFrame
+        case V4L2Request.reqBufs.code:
+            let request = argument.assumingMemoryBound(to: v4l2_requestbuffers.self)
+            request.pointee.count = min(request.pointee.count, bufferLimit)
+        case V4L2Request.queryBuf.code:
+            let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
+            buffer.pointee.length = UInt32(ScriptedV4L2Driver.bufferLength)
+            buffer.pointee.m.offset = buffer.pointee.index * 4096
+        case V4L2Request.qBuf.code: queued.append(argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.index)
+        case V4L2Request.dqBuf.code: return dequeue(into: argument.assumingMemoryBound(to: v4l2_buffer.self))
+        case V4L2Request.streamOn.code, V4L2Request.streamOff.code: break
+        default: return .invalidArgument
+        }
+        return nil
+    }
+
+    func map(length: Int, offset: Int) -> Result<UnsafeMutableRawBufferPointer, Errno> {
+        calls.append("mmap")
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 64)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0xEE)
+        buffers.append(buffer)
+        return .success(buffer)
+    }
+
+    func unmap(_ buffer: UnsafeMutableRawBufferPointer) {
+        calls.append("munmap")
+        unmapped += 1
+    }
+
+    func waitReadable(milliseconds: Int32) -> Result<Bool, Errno> {
+        if script.isEmpty { calls.append("poll") }
+        return .success(!script.isEmpty)
+    }
+
+    /// What G_FMT answers: the format set, at the granted size, with the padded layout.
+    private var grantedFormat: v4l2_format {
+        var granted = format
+        granted.fmt.pix.width = UInt32(grantedSize?.width ?? Int(format.fmt.pix.width))
+        granted.fmt.pix.height = UInt32(grantedSize?.height ?? Int(format.fmt.pix.height))
+        granted.fmt.pix.bytesperline = UInt32(ScriptedV4L2Driver.bytesPerLine)
+        granted.fmt.pix.sizeimage = UInt32(ScriptedV4L2Driver.pictureSize)
+        return granted
+    }
+
+    /// Takes the next step: fills the oldest queued buffer with the picture of the sequence number.
+    private func dequeue(into buffer: UnsafeMutablePointer<v4l2_buffer>) -> Errno? {
+        guard !script.isEmpty else { return .tryAgain }
+        switch script.removeFirst() {
+        case .fail(let error):
+            return error
+        case .frame(let sequence, let flags, let bytesUsed):
+            guard !queued.isEmpty else { return .tryAgain }
+            let index = queued.removeFirst()
+            draw(sequence: sequence, into: buffers[Int(index)])
+            // Timestamps follow the sequence numbers at 60 fps, wrapping with them.
+            let first = firstSequence ?? sequence
+            firstSequence = first
+            let micros = firstTimestamp + Int64(sequence &- first) * 1_000_000 / 60
+            buffer.pointee.index = index
+            buffer.pointee.sequence = sequence
+            buffer.pointee.flags = flags
+            buffer.pointee.bytesused = UInt32(bytesUsed ?? ScriptedV4L2Driver.pictureSize)
+            buffer.pointee.timestamp = timeval(tv_sec: Int(micros / 1_000_000), tv_usec: Int(micros % 1_000_000))
+            return nil
+        }
+    }
+
+    /// Writes the YU12 picture of `sequence` with its row padding (padding bytes stay 0xEE).
+    private func draw(sequence: UInt32, into buffer: UnsafeMutableRawBufferPointer) {
+        let (width, height, stride) = (
+            ScriptedV4L2Driver.width, ScriptedV4L2Driver.height, ScriptedV4L2Driver.bytesPerLine
+        )
+        for y in 0..<height {
+            for x in 0..<width { buffer[y * stride + x] = ScriptedV4L2Driver.luma(sequence: sequence, x: x, y: y) }
+        }
+        let (u, v) = ScriptedV4L2Driver.chroma(sequence: sequence)
+        let lumaSize = stride * height
+        let chromaSize = stride / 2 * height / 2
+        for y in 0..<height / 2 {
+            for x in 0..<width / 2 {
+                buffer[lumaSize + y * stride / 2 + x] = u
+                buffer[lumaSize + chromaSize + y * stride / 2 + x] = v
+            }
+        }
+    }
+}
