@@ -26,12 +26,12 @@ let package = Package(
         // Reading a file's streams and its H.264 temporal structure.
         .target(name: "HFRProbe", dependencies: ["HFRMedia", "CFFmpeg"]),
         // Capture sources: the test pattern and V4L2 devices through libavdevice.
-        .target(name: "HFRCapture", dependencies: ["HFRMedia", "CFFmpeg", "CV4L2"]),
+        .target(name: "HFRCapture", dependencies: ["HFRMedia", "CV4L2"]),
         // Stage threads, bounded queues, the record pipeline and its crash-safe file.
-        .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe", "CFFmpeg"]),
+        .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe"]),
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
-        .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CFFmpeg", "COpenH264", "CRubberBand"]),
+        .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CRubberBand"]),
         // Batches: manifests, shards, resume records, child exports, reports.
         .target(name: "HFRBatch", dependencies: ["HFRExport", "CFFmpeg"]),
         .target(
@@ -39,7 +39,7 @@ let package = Package(
             dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRBatch"]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
-        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "CFFmpeg"]),
+        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia"]),
 
         // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
@@ -60,3 +60,11 @@ let package = Package(
             exclude: ["record-with-pulse.sh", "junit.xsd"]),
     ]
 )
+
+
+// HFRMedia is the C boundary: there, imports are internal unless marked `public import`, so an
+// FFmpeg or OpenH264 type in a public signature is a compile error. Other modules that need a C
+// module name it `internal import`.
+for target in package.targets where target.name == "HFRMedia" {
+    target.swiftSettings = [.enableUpcomingFeature("InternalImportsByDefault")]
+}

@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import HFRMedia
 
 /// `--exposure`, `--focus`, `--white-balance`, `--gain` and `--control name=value`, mapped to the

@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 
 /// One control of a device (VIDIOC_QUERY_EXT_CTRL), with the name v4l2-ctl uses for it.
 public struct V4L2Control: Sendable, Equatable {

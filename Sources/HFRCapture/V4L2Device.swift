@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import HFRMedia
 
 /// An open V4L2 device node: owns its driver (the file descriptor) and names every failed call.

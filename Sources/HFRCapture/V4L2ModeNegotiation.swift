@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import HFRMedia
 
 /// Sets a mode and reads back what the driver granted ("the driver negotiates", as OBS's

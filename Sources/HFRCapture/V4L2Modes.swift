@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import HFRMedia
 
 /// A frame size as V4L2 enumerates it.
@@ -62,9 +62,12 @@ extension V4L2FrameInterval {
     /// A driver's frame interval as the exact rate it stands for. Drivers derive broadcast rates
     /// from pixel clocks (vivid's 720p at 1000/1001: 12375/741758 s, 59.94004 fps); a rate within
     /// one part per million of N or of N×1000/1001 is read as exactly that.
-    public static func interval(_ f: v4l2_fract) -> Rational {
-        let interval = Rational(Int64(f.numerator), Int64(max(f.denominator, 1)))
-        guard f.numerator > 0, f.denominator > 0 else { return interval }
+    static func interval(_ f: v4l2_fract) -> Rational { interval(numerator: f.numerator, denominator: f.denominator) }
+
+    /// `numerator/denominator` seconds per frame, read as `interval(_:)` reads a driver's fraction.
+    public static func interval(numerator: UInt32, denominator: UInt32) -> Rational {
+        let interval = Rational(Int64(numerator), Int64(max(denominator, 1)))
+        guard numerator > 0, denominator > 0 else { return interval }
         let rate = interval.reciprocal.doubleValue
         let whole = rate.rounded()
         if whole > 0, abs(rate - whole) <= rate * 1e-6 { return Rational(1, Int64(whole)) }
@@ -167,7 +170,7 @@ extension V4L2Device {
         e.pixel_format = format.code
         e.width = UInt32(width)
         e.height = UInt32(height)
-        let exact = V4L2FrameInterval.interval
+        let exact: (v4l2_fract) -> Rational = V4L2FrameInterval.interval
         while try enumerate(.enumFrameIntervals, &e) {
             switch e.type {
             case V4L2_FRMIVAL_TYPE_DISCRETE.rawValue:

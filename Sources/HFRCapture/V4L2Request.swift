@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 
 /// A V4L2 ioctl request code with the name every failure of it is reported under, the pair
 /// v4l-utils' `doioctl` carries (`VIDIOC_S_FMT on /dev/video2: Invalid argument`).

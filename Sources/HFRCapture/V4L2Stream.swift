@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import HFRMedia
 
 /// The streaming I/O of a capture node with memory-mapped buffers: REQBUFS, QUERYBUF, mmap, QBUF

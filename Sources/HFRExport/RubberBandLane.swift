@@ -1,4 +1,4 @@
-import CRubberBand
+internal import CRubberBand
 
 /// One Rubber Band instance (R3 "finer" engine) in offline ("studio") mode: the whole input is
 /// studied first, so the stretch profile is known in advance, and a key-frame map pins positions

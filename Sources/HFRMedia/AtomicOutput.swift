@@ -42,9 +42,9 @@ public struct AtomicOutput: ~Copyable {
 
     /// `dir/clip.mp4` → `dir/.clip.mp4.<pid>.tmp`. `pid` is the writing process (a batch names its
     /// children's temporaries to clean up after them).
-    public static func temporaryPath(for output: String, pid: Int32 = getpid()) -> String {
+    public static func temporaryPath(for output: String, pid: Int32? = nil) -> String {
         let slash = output.lastIndex(of: "/").map { output.index(after: $0) } ?? output.startIndex
-        return output[..<slash] + "." + output[slash...] + ".\(pid).tmp"
+        return output[..<slash] + "." + output[slash...] + ".\(pid ?? getpid()).tmp"
     }
 
     /// The muxer libav picks for `output`'s extension ("mp4", "mov", "matroska"); mp4 when unknown.

@@ -5,7 +5,7 @@ public struct Encoder: ~Copyable {
     let context: UnsafeMutablePointer<AVCodecContext>
 
     /// Opens encoder `name`, after `configure` has set its parameters on the context.
-    public init(
+    init(
         name: String, options: [String: String] = [:],
         configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
     ) throws(AVFailure) {

@@ -17,7 +17,7 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// Converts FFmpeg's rational; nil for the 0/0 or x/0 FFmpeg uses for "unknown".
-    public init?(_ value: AVRational) {
+    init?(_ value: AVRational) {
         guard value.den != 0, value.num != 0 || value.den == 1 else { return nil }
         self.init(Int64(value.num), Int64(value.den))
     }
@@ -45,7 +45,7 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
     }
 
     /// FFmpeg's representation; fails (returns nil) when a term does not fit in 32 bits.
-    public var avRational: AVRational? {
+    var avRational: AVRational? {
         guard let n = Int32(exactly: numerator), let d = Int32(exactly: denominator) else { return nil }
         return AVRational(num: n, den: d)
     }

@@ -97,13 +97,13 @@ private func webcam(formats: [String]) -> [V4L2Mode] {
 
     @Test func pixelClockRatesReadAsTheRatesTheyStandFor() {
         // vivid's 1280x720 HDMI timings at 1000/1001: 74175824 Hz over 1650×750 pixels.
-        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 12375, denominator: 741_758)) == Rational(1001, 60000))
-        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 1001, denominator: 30000)) == Rational(1001, 30000))
-        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 2, denominator: 25)) == Rational(2, 25))
+        #expect(V4L2FrameInterval.interval(numerator: 12375, denominator: 741_758) == Rational(1001, 60000))
+        #expect(V4L2FrameInterval.interval(numerator: 1001, denominator: 30000) == Rational(1001, 30000))
+        #expect(V4L2FrameInterval.interval(numerator: 2, denominator: 25) == Rational(2, 25))
         #expect(
-            V4L2FrameInterval.interval(v4l2_fract(numerator: 1_000_000, denominator: 59_999_999)) == Rational(1, 60))
+            V4L2FrameInterval.interval(numerator: 1_000_000, denominator: 59_999_999) == Rational(1, 60))
         // 59.9 fps is neither.
-        #expect(V4L2FrameInterval.interval(v4l2_fract(numerator: 10, denominator: 599)) == Rational(10, 599))
+        #expect(V4L2FrameInterval.interval(numerator: 10, denominator: 599) == Rational(10, 599))
     }
 
     @Test func rateText() {
