@@ -61,7 +61,6 @@ let package = Package(
     ]
 )
 
-
 // HFRMedia is the C boundary: there, imports are internal unless marked `public import`, so an
 // FFmpeg or OpenH264 type in a public signature is a compile error. Other modules that need a C
 // module name it `internal import`.
