@@ -54,6 +54,6 @@ enum V4L2ModeNegotiation {
         let asked = "\(mode.format.fourCC) \(mode.width)x\(mode.height) at \(ModeSelector.rateText(choice.rate)) fps"
         let got =
             "\(granted.format.fourCC) \(granted.width)x\(granted.height) at \(ModeSelector.rateText(granted.rate)) fps"
-        throw V4L2Failure(V4L2Failure.readBack, path: path, detail: "asked for \(asked), the driver granted \(got)")
+        throw V4L2Failure.modeNotGranted(path: path, detail: "asked for \(asked), the driver granted \(got)")
     }
 }

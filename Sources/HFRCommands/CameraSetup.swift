@@ -100,12 +100,12 @@ struct CameraSetup {
 
     /// What went wrong, in the user's terms where the errno says it plainly.
     static func cause(_ failure: V4L2Failure) -> String {
-        switch failure.errno {
-        case ENOENT?: "no such device"
-        case EACCES?, EPERM?: "permission denied (is your user in the 'video' group?)"
-        case EBUSY?: "busy: another program is capturing from it (\(failure.operation))"
-        case ENOTTY? where failure.operation == "VIDIOC_QUERYCAP": "not a V4L2 device"
-        case ENODEV?, ENXIO?: "disconnected (\(failure.operation))"
+        switch failure.code {
+        case .noSuchFile?: "no such device"
+        case .permissionDenied?, .notPermitted?: "permission denied (is your user in the 'video' group?)"
+        case .busy?: "busy: another program is capturing from it (\(failure.operation))"
+        case .notATerminal? where failure.isCapabilityQuery: "not a V4L2 device"
+        case .noSuchDevice?, .noSuchDeviceOrAddress?: "disconnected (\(failure.operation))"
         case nil: failure.cause
         default: "\(failure.operation): \(failure.cause)"
         }

@@ -43,11 +43,12 @@ public struct HFRError: Error, Sendable, CustomStringConvertible {
 
     /// Maps a failed FFmpeg call on `path` to the right exit code and a readable cause.
     public static func reading(_ path: String, _ failure: AVFailure) -> HFRError {
-        if let errno = failure.errno, errno != EINVAL_CODE {
+        // EINVAL from FFmpeg usually means bad data, not an I/O failure.
+        if let errno = failure.errorNumber, errno != .invalidArgument {
             return .io(path, "\(failure.message) (\(failure.operation))")
         }
         let cause =
-            failure.operation == "avformat_open_input" || failure.operation == "avformat_find_stream_info"
+            failure.stage == .openingInput
             ? "not a media file or unreadable container (\(failure.message))"
             : "truncated or corrupt (\(failure.description))"
         return .badInput(path, cause)
@@ -68,6 +69,3 @@ extension HFRError {
         }
     }
 }
-
-/// EINVAL from FFmpeg usually means bad data, not an I/O failure.
-private let EINVAL_CODE: Int32 = 22

@@ -127,7 +127,7 @@ final class AudioRetimer {
                 }
             }
             feed(aligner.remainder())
-        } catch  where error.isInvalidData || error.operation.hasPrefix("avcodec") {
+        } catch  where error.isInvalidData || error.stage == .decoding {
             throw .badInput("corrupt audio (\(error.operation): \(error.message))")
         } catch {
             throw .reading(error)

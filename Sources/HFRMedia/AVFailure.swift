@@ -8,10 +8,35 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
     public let code: Int32
     /// The call that failed, e.g. `avformat_open_input`.
     public let operation: String
+    /// What hfr was doing when it failed; errors are classified by this, never by `operation`'s text.
+    public private(set) var stage: Stage = .other
 
-    public init(code: Int32, operation: String) {
+    /// What a failed call was part of.
+    public enum Stage: Sendable {
+        /// Opening an input and reading its header and stream parameters (a demuxer's set-up).
+        case openingInput
+        /// Reading the packets of an input that opened.
+        case readingInput
+        /// Decoding packets (the data is not what its codec says).
+        case decoding
+        /// Encoding (hfr's own encoders and converters).
+        case encoding
+        /// Creating or writing an output file.
+        case writingOutput
+        case other
+    }
+
+    public init(code: Int32, operation: String, stage: Stage = .other) {
         self.code = code
         self.operation = operation
+        self.stage = stage
+    }
+
+    /// This failure, marked as having happened while doing `stage`.
+    public func during(_ stage: Stage) -> AVFailure {
+        var copy = self
+        copy.stage = stage
+        return copy
     }
 
     /// FFmpeg's text for the code, e.g. "Invalid data found when processing input".
@@ -22,6 +47,9 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
         let e = hfr_errno_of(code)
         return e == 0 ? nil : e
     }
+
+    /// The errno behind the code, by name.
+    public var errorNumber: Errno? { errno.map(Errno.init(rawValue:)) }
 
     public var isInvalidData: Bool { code == HFR_AVERROR_INVALIDDATA }
 
@@ -42,17 +70,21 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
 /// Throws `AVFailure` for a negative FFmpeg return code and passes other values through.
 @discardableResult
 @inline(__always)
-public func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(AVFailure) -> Int32 {
-    if code < 0 { throw AVFailure(code: code, operation: operation()) }
+public func check(
+    _ code: Int32, _ operation: @autoclosure () -> String, _ stage: AVFailure.Stage = .other
+) throws(AVFailure) -> Int32 {
+    if code < 0 { throw AVFailure(code: code, operation: operation(), stage: stage) }
     return code
 }
 
 /// Reads an FFmpeg send/receive return code: EAGAIN and EOF are loop states, other negatives throw.
 @inline(__always)
-func drainState(_ result: Int32, _ operation: @autoclosure () -> String) throws(AVFailure) -> Drain<Void> {
+func drainState(
+    _ result: Int32, _ operation: @autoclosure () -> String, _ stage: AVFailure.Stage
+) throws(AVFailure) -> Drain<Void> {
     if result == HFR_AVERROR_EAGAIN { return .needsInput }
     if result == HFR_AVERROR_EOF { return .endOfStream }
-    try check(result, operation())
+    try check(result, operation(), stage)
     return .value(())
 }
 

@@ -8,7 +8,7 @@ public struct AudioFIFO: ~Copyable {
 
     public init(channels: Int, capacity: Int = 4096) throws(AVFailure) {
         guard let fifo = av_audio_fifo_alloc(format, Int32(channels), Int32(capacity)) else {
-            throw AVFailure(code: hfr_averror(ENOMEM), operation: "av_audio_fifo_alloc")
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "av_audio_fifo_alloc", stage: .encoding)
         }
         self.fifo = fifo
         self.channels = Int32(channels)
@@ -30,7 +30,7 @@ public struct AudioFIFO: ~Copyable {
         var pointers = (0..<planes).map {
             UnsafeMutableRawPointer(f.extended_data[$0]!) + offset as UnsafeMutableRawPointer?
         }
-        try check(av_audio_fifo_write(fifo, &pointers, Int32(n)), "av_audio_fifo_write")
+        try check(av_audio_fifo_write(fifo, &pointers, Int32(n)), "av_audio_fifo_write", .encoding)
     }
 
     /// Appends `samples` samples of silence (to fill a gap in the capture and keep audio in sync).
@@ -44,7 +44,7 @@ public struct AudioFIFO: ~Copyable {
         // Zero bytes are silence for the float and signed formats the FIFO is used with.
         buffers.forEach { $0.initializeMemory(as: UInt8.self, repeating: 0, count: bytes) }
         var pointers = buffers.map { Optional($0) }
-        try check(av_audio_fifo_write(fifo, &pointers, Int32(samples)), "av_audio_fifo_write")
+        try check(av_audio_fifo_write(fifo, &pointers, Int32(samples)), "av_audio_fifo_write", .encoding)
     }
 
     /// Moves up to `samples` samples into a new frame (default channel layout) at `sampleRate`.
@@ -54,7 +54,7 @@ public struct AudioFIFO: ~Copyable {
         let read = frame.pointer.pointee.extended_data.withMemoryRebound(
             to: UnsafeMutableRawPointer?.self, capacity: Int(channels)
         ) { av_audio_fifo_read(fifo, $0, Int32(n)) }
-        try check(read, "av_audio_fifo_read")
+        try check(read, "av_audio_fifo_read", .encoding)
         return frame
     }
 }

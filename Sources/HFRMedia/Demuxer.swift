@@ -15,18 +15,22 @@ public struct Demuxer: ~Copyable {
             Demuxer.registerDevices
             input = av_find_input_format(format)
             if input == nil {
-                throw AVFailure(code: HFR_AVERROR_DEMUXER_NOT_FOUND, operation: "av_find_input_format(\(format))")
+                throw AVFailure(
+                    code: HFR_AVERROR_DEMUXER_NOT_FOUND, operation: "av_find_input_format(\(format))",
+                    stage: .openingInput)
             }
         }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         let opened = withOptions(options) { avformat_open_input(&ctx, url, input, &$0) }
-        try check(opened, "avformat_open_input")
-        guard let ctx else { throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_open_input") }
+        try check(opened, "avformat_open_input", .openingInput)
+        guard let ctx else {
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_open_input", stage: .openingInput)
+        }
         let found = avformat_find_stream_info(ctx, nil)
         if found < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&owned)
-            throw AVFailure(code: found, operation: "avformat_find_stream_info")
+            throw AVFailure(code: found, operation: "avformat_find_stream_info", stage: .openingInput)
         }
         context = ctx
     }
@@ -80,7 +84,7 @@ public struct Demuxer: ~Copyable {
         packet.unref()
         let result = av_read_frame(context, packet.pointer)
         if result == HFR_AVERROR_EOF { return false }
-        try check(result, "av_read_frame")
+        try check(result, "av_read_frame", .readingInput)
         return true
     }
 }

@@ -10,17 +10,19 @@ public struct Encoder: ~Copyable {
         configure: (UnsafeMutablePointer<AVCodecContext>) -> Void
     ) throws(AVFailure) {
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw AVFailure(code: HFR_AVERROR_ENCODER_NOT_FOUND, operation: "avcodec_find_encoder_by_name(\(name))")
+            throw AVFailure(
+                code: HFR_AVERROR_ENCODER_NOT_FOUND, operation: "avcodec_find_encoder_by_name(\(name))",
+                stage: .encoding)
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
-            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avcodec_alloc_context3")
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avcodec_alloc_context3", stage: .encoding)
         }
         configure(ctx)
         let opened = withOptions(options) { avcodec_open2(ctx, codec, &$0) }
         if opened < 0 {
             var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
             avcodec_free_context(&owned)
-            throw AVFailure(code: opened, operation: "avcodec_open2(\(name))")
+            throw AVFailure(code: opened, operation: "avcodec_open2(\(name))", stage: .encoding)
         }
         context = ctx
     }
@@ -45,11 +47,11 @@ public struct Encoder: ~Copyable {
 
     /// Sends a frame, or nil to start flushing.
     public func send(_ frame: Frame?) throws(AVFailure) -> Drain<Void> {
-        try drainState(avcodec_send_frame(context, frame?.pointer), "avcodec_send_frame")
+        try drainState(avcodec_send_frame(context, frame?.pointer), "avcodec_send_frame", .encoding)
     }
 
     /// Receives the next encoded packet into `packet`.
     public func receive(into packet: Packet) throws(AVFailure) -> Drain<Void> {
-        try drainState(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet")
+        try drainState(avcodec_receive_packet(context, packet.pointer), "avcodec_receive_packet", .encoding)
     }
 }

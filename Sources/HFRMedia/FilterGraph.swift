@@ -14,7 +14,7 @@ public struct FilterGraph: ~Copyable {
     ///     "time_base=1/48000:sample_rate=48000:sample_fmt=fltp:channel_layout=mono".
     public init(description: String, isAudio: Bool, sourceArguments: String) throws(AVFailure) {
         guard let graph = avfilter_graph_alloc() else {
-            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avfilter_graph_alloc")
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avfilter_graph_alloc", stage: .encoding)
         }
         var owned: UnsafeMutablePointer<AVFilterGraph>? = graph
         var source: UnsafeMutablePointer<AVFilterContext>? = nil
@@ -58,12 +58,12 @@ public struct FilterGraph: ~Copyable {
 
     /// Pushes a frame into the graph, or nil to signal end of input.
     public func push(_ frame: Frame?) throws(AVFailure) {
-        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, 0), "av_buffersrc_add_frame_flags")
+        try check(av_buffersrc_add_frame_flags(source, frame?.pointer, 0), "av_buffersrc_add_frame_flags", .encoding)
     }
 
     /// Pulls the next filtered frame into `frame`.
     public func pull(into frame: Frame) throws(AVFailure) -> Drain<Void> {
-        try drainState(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame")
+        try drainState(av_buffersink_get_frame(sink, frame.pointer), "av_buffersink_get_frame", .encoding)
     }
 
     /// The sink's output time base.

@@ -11,13 +11,17 @@ public struct Muxer: ~Copyable {
     /// Creates `path`; the container is chosen from `format` or else from the extension.
     public init(path: String, format: String? = nil) throws(AVFailure) {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2")
-        guard let ctx else { throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2") }
+        try check(
+            avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2", .writingOutput)
+        guard let ctx else {
+            throw AVFailure(
+                code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2", stage: .writingOutput)
+        }
         if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             let opened = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE)
             if opened < 0 {
                 avformat_free_context(ctx)
-                throw AVFailure(code: opened, operation: "avio_open")
+                throw AVFailure(code: opened, operation: "avio_open", stage: .writingOutput)
             }
         }
         context = ctx
@@ -34,9 +38,11 @@ public struct Muxer: ~Copyable {
     /// Adds a stream with a copy of `parameters`; returns its index.
     public func addStream(copying parameters: CodecParameters, timeBase: Rational) throws(AVFailure) -> Int {
         guard let stream = avformat_new_stream(context, nil) else {
-            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_new_stream")
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_new_stream", stage: .writingOutput)
         }
-        try check(avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
+        try check(
+            avcodec_parameters_copy(stream.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy",
+            .writingOutput)
         // The input container's tag may not be valid in this one; the muxer picks its own.
         stream.pointee.codecpar.pointee.codec_tag = 0
         if let tb = timeBase.avRational { stream.pointee.time_base = tb }
@@ -46,11 +52,11 @@ public struct Muxer: ~Copyable {
     /// Writes out the fragment collected so far (with `movflags=frag_custom`); returns the file
     /// offset after it, a point where the file is complete and playable.
     public func flushFragment() throws(AVFailure) -> Int64 {
-        try check(av_write_frame(context, nil), "av_write_frame(flush fragment)")
+        try check(av_write_frame(context, nil), "av_write_frame(flush fragment)", .writingOutput)
         guard let pb = context.pointee.pb else { return 0 }
         avio_flush(pb)
         // AVIO errors are sticky and not returned by the write calls: a full disk shows up here.
-        try check(pb.pointee.error, "write")
+        try check(pb.pointee.error, "write", .writingOutput)
         return avio_tell(pb)
     }
 
@@ -75,7 +81,7 @@ public struct Muxer: ~Copyable {
     /// Writes the header; `options` are muxer options such as `movflags`.
     public func writeHeader(options: [String: String] = [:]) throws(AVFailure) {
         let result = withOptions(options) { avformat_write_header(context, &$0) }
-        try check(result, "avformat_write_header")
+        try check(result, "avformat_write_header", .writingOutput)
     }
 
     /// The time base the muxer chose for stream `index`; read it only after `writeHeader`.
@@ -94,7 +100,7 @@ public struct Muxer: ~Copyable {
         packet.pointer.pointee.stream_index = Int32(stream)
         // A byte position in the input means nothing in the output.
         packet.pointer.pointee.pos = -1
-        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame", .writingOutput)
     }
 
     /// Closes the file without a trailer (after a failed write); what was buffered is flushed if it can be.
@@ -112,9 +118,9 @@ public struct Muxer: ~Copyable {
     /// `finish()` for an owner that cannot give the muxer up (a stage object holding it).
     /// Call it once; the file is closed afterwards.
     public func writeTrailer() throws(AVFailure) {
-        try check(av_write_trailer(context), "av_write_trailer")
+        try check(av_write_trailer(context), "av_write_trailer", .writingOutput)
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            try check(avio_closep(&context.pointee.pb), "avio_close")
+            try check(avio_closep(&context.pointee.pb), "avio_close", .writingOutput)
         }
     }
 }

@@ -36,7 +36,7 @@ public struct Resampler: ~Copyable {
         let initialized = swr_init(ctx)
         if initialized < 0 {
             swr_free(&ctx)
-            throw AVFailure(code: initialized, operation: "swr_init")
+            throw AVFailure(code: initialized, operation: "swr_init", stage: .encoding)
         }
         context = ctx!
     }
@@ -55,7 +55,7 @@ public struct Resampler: ~Copyable {
 
     /// Converts `source` (or flushes, when nil) into `destination`, whose layout/format/rate are set.
     func convert(_ source: Frame?, into destination: Frame) throws(AVFailure) {
-        try check(swr_convert_frame(context, destination.pointer, source?.pointer), "swr_convert_frame")
+        try check(swr_convert_frame(context, destination.pointer, source?.pointer), "swr_convert_frame", .encoding)
     }
 }
 
@@ -78,6 +78,6 @@ extension Resampler {
                     context, o.baseAddress, Int32(capacity), count == nil ? nil : i.baseAddress, Int32(count ?? 0))
             }
         }
-        return Int(try check(result, "swr_convert"))
+        return Int(try check(result, "swr_convert", .encoding))
     }
 }

@@ -15,7 +15,7 @@ struct Scaler: ~Copyable {
                 Int32(input.width), Int32(input.height), input.format.av,
                 Int32(output.width), Int32(output.height), output.format.av,
                 SWS_BILINEAR, nil, nil, nil)
-        else { throw AVFailure(code: hfr_averror(EINVAL), operation: "sws_getContext") }
+        else { throw AVFailure(code: hfr_averror(EINVAL), operation: "sws_getContext", stage: .encoding) }
         context = ctx
         self.output = output
     }
@@ -28,7 +28,7 @@ struct Scaler: ~Copyable {
         destination.pointer.pointee.width = Int32(output.width)
         destination.pointer.pointee.height = Int32(output.height)
         destination.pointer.pointee.format = output.format.rawValue
-        try check(av_frame_get_buffer(destination.pointer, 0), "av_frame_get_buffer")
+        try check(av_frame_get_buffer(destination.pointer, 0), "av_frame_get_buffer", .encoding)
         try check(
             sws_scale_frame(context, destination.pointer, source.pointer), "sws_scale_frame")
         destination.pointer.pointee.pts = source.pointer.pointee.pts
