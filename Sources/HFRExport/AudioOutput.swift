@@ -33,12 +33,8 @@ final class AudioOutput {
                 index = try muxer.addStream(copying: retimer.sink.encoder.parameters(), timeBase: retimer.sink.timeBase)
                 mode = .retime(retimer)
             }
-        } catch let failure as AVFailure {
-            throw .writing(failure)
-        } catch let failure as ExportFailure {
-            throw failure
         } catch {
-            throw .processing("\(error)")
+            throw .settingUpOutput(error)
         }
     }
 

@@ -16,4 +16,13 @@ public enum ExportFailure: Error, Sendable {
     case processing(String)
     /// Ctrl-C or SIGTERM (exit 130); nothing is left behind.
     case interrupted
+
+    /// A failure while setting up the output's streams: libav's as `writing`, export's own as is.
+    static func settingUpOutput(_ error: any Error) -> ExportFailure {
+        switch error {
+        case let failure as AVFailure: .writing(failure)
+        case let failure as ExportFailure: failure
+        default: .processing("\(error)")
+        }
+    }
 }

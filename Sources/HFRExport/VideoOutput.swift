@@ -47,12 +47,8 @@ final class VideoOutput {
                     copying: CodecParameters.h264(width: info.width, height: info.height, extradata: sets),
                     timeBase: made.outputTimeBase)
             }
-        } catch let failure as AVFailure {
-            throw .writing(failure)
-        } catch let failure as ExportFailure {
-            throw failure
         } catch {
-            throw .processing("\(error)")
+            throw .settingUpOutput(error)
         }
         muxer.setFrameRate(plan.outputRate, ofStream: index)
         if plan.layers != nil, plan.map.isConstant, timeBase == info.timeBase / plan.map.segments[0].speed {

@@ -35,23 +35,22 @@ public final class CodecParameters: @unchecked Sendable {
     /// H.264 video of the given size with `extradata` (SPS/PPS, Annex B or avcC) copied in: the
     /// streams hfr encodes itself.
     public static func h264(width: Int, height: Int, extradata: [UInt8]) throws(AVFailure) -> CodecParameters {
-        let parameters = try CodecParameters()
-        let p = parameters.pointer
-        p.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-        p.pointee.codec_id = AV_CODEC_ID_H264
-        p.pointee.width = Int32(width)
-        p.pointee.height = Int32(height)
-        p.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        let parameters = try video(AV_CODEC_ID_H264, width: width, height: height)
+        parameters.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         try parameters.setExtradata(extradata)
         return parameters
     }
 
     /// Motion JPEG pictures of the given size (an MJPEG camera mode).
     public static func mjpeg(width: Int, height: Int) throws(AVFailure) -> CodecParameters {
+        try video(AV_CODEC_ID_MJPEG, width: width, height: height)
+    }
+
+    private static func video(_ codec: AVCodecID, width: Int, height: Int) throws(AVFailure) -> CodecParameters {
         let parameters = try CodecParameters()
         let p = parameters.pointer
         p.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-        p.pointee.codec_id = AV_CODEC_ID_MJPEG
+        p.pointee.codec_id = codec
         p.pointee.width = Int32(width)
         p.pointee.height = Int32(height)
         return parameters

@@ -66,25 +66,17 @@ public final class Packet: @unchecked Sendable {
 
     public var isKeyframe: Bool {
         get { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
-        set {
-            if newValue {
-                pointer.pointee.flags |= AV_PKT_FLAG_KEY
-            } else {
-                pointer.pointee.flags &= ~AV_PKT_FLAG_KEY
-            }
-        }
+        set { setFlag(AV_PKT_FLAG_KEY, newValue) }
     }
 
     /// Whether the container marks this sample as not referenced by others (MP4 `sdtp`).
     public var isDisposable: Bool {
         get { pointer.pointee.flags & AV_PKT_FLAG_DISPOSABLE != 0 }
-        set {
-            if newValue {
-                pointer.pointee.flags |= AV_PKT_FLAG_DISPOSABLE
-            } else {
-                pointer.pointee.flags &= ~AV_PKT_FLAG_DISPOSABLE
-            }
-        }
+        set { setFlag(AV_PKT_FLAG_DISPOSABLE, newValue) }
+    }
+
+    private func setFlag(_ flag: Int32, _ isSet: Bool) {
+        pointer.pointee.flags = isSet ? pointer.pointee.flags | flag : pointer.pointee.flags & ~flag
     }
 
     /// Samples the decoder discards from the start of this packet (AAC priming behind an edit list).
