@@ -33,7 +33,7 @@ let package = Package(
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
         .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CRubberBand"]),
         // Batches: manifests, shards, resume records, child exports, reports.
-        .target(name: "HFRBatch", dependencies: ["HFRExport", "CFFmpeg"]),
+        .target(name: "HFRBatch", dependencies: ["HFRMedia"]),
         .target(
             name: "HFRCommands",
             dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRBatch"]),

@@ -1,20 +1,18 @@
 import Foundation
 import HFRMedia
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Writing a whole file or nothing: a temporary name in the same directory, then rename(2).
+/// Writing a whole small file (a report, a resume record) or nothing, through `AtomicOutput`.
 public enum AtomicFile {
     /// Writes `data` to `path` whole, or leaves `path` as it was; false when it cannot.
     public static func write(_ data: Data, to path: String) -> Bool {
-        let temporary = AtomicOutput.temporaryPath(for: path)
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else { return false }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
+        let output = AtomicOutput(path: path)
+        // When this fails, dropping `output` removes whatever was written.
+        guard FileManager.default.createFile(atPath: output.temporaryPath, contents: data) else { return false }
+        do {
+            try output.commit()
+            return true
+        } catch {
             return false
         }
-        return true
     }
 }

@@ -1,5 +1,5 @@
-import CFFmpeg
 import Foundation
+import HFRMedia
 
 /// A batch manifest (schema `hfr.batch/1`), read, checked and expanded into jobs before any runs.
 ///
@@ -173,88 +173,117 @@ public struct BatchManifest: Sendable {
         _ entries: [Entry], paths: ManifestPaths, table: ExportOptionTable
     ) throws(ManifestError) -> ([BatchJob], [String]) {
         // Inputs first: every entry's files, then what each writes.
-        var expanded: [(entry: Entry, inputs: [String], template: OutputTemplate, isPattern: Bool)] = []
-        for entry in entries {
-            let field = "jobs[\(entry.index)].input"
-            let pattern = entry.input.text
-            let isPattern = ManifestPaths.isPattern(pattern)
-            var inputs: [String]
-            if isPattern {
-                inputs = paths.expand(pattern)
-                if inputs.isEmpty {
-                    throw ManifestError(
-                        "\"\(pattern)\" matches no file in \(paths.base)", at: entry.input.position, field: field)
-                }
-            } else {
-                var info = stat()
-                let resolved = paths.resolve(pattern)
-                guard stat(resolved, &info) == 0 else {
-                    throw ManifestError(
-                        "\(resolved): \(String(cString: strerror(errno)))", at: entry.input.position, field: field)
-                }
-                if info.st_mode & S_IFMT == S_IFDIR {
-                    throw ManifestError(
-                        "\(resolved) is a directory; use a pattern such as \(pattern)/*.mp4", at: entry.input.position,
-                        field: field)
-                }
-                inputs = [ManifestPaths.normalize(pattern)]
-            }
-            let template: OutputTemplate
-            do {
-                template = try OutputTemplate(entry.output.text)
-            } catch {
-                throw ManifestError(error.message, at: entry.output.position, field: "jobs[\(entry.index)].output")
-            }
-            expanded.append((entry, inputs.map(ManifestPaths.normalize), template, isPattern))
-        }
+        var expanded: [Expansion] = []
+        for entry in entries { expanded.append(try Expansion(entry, paths: paths)) }
         // A pattern that also matches what the batch writes (outputs next to inputs) must not pick
         // up last run's outputs as new inputs.
-        let allOutputs = Set(
-            expanded.flatMap { e in e.inputs.map { ManifestPaths.normalize(e.template.output(for: $0)) } })
-        var notes: [String] = []
-        var jobs: [BatchJob] = []
-        var writers: [String: BatchJob] = [:]
+        let allOutputs = Set(expanded.flatMap { e in e.inputs.map { e.output(for: $0) } })
         var allInputs: [String: Int] = [:]
         for e in expanded {
             for input in e.inputs where !(e.isPattern && allOutputs.contains(input)) {
                 allInputs[input] = allInputs[input] ?? e.entry.index
             }
         }
+        var notes: [String] = []
+        var jobs: [BatchJob] = []
+        var writers: [String: BatchJob] = [:]
         for e in expanded {
-            let outputField = "jobs[\(e.entry.index)].output"
             for input in e.inputs {
                 if e.isPattern, allOutputs.contains(input) {
                     notes.append("jobs[\(e.entry.index)]: \(input) left out: the batch writes it")
                     continue
                 }
-                let output = ManifestPaths.normalize(e.template.output(for: input))
-                let job = BatchJob(
-                    input: paths.resolve(input), output: paths.resolve(output), options: e.entry.options,
-                    manifestInput: input, manifestOutput: output, entry: e.entry.index,
-                    line: e.entry.position.line)
-                guard av_guess_format(nil, output, nil) != nil else {
-                    throw ManifestError(
-                        "\(output): unknown container; use .mp4, .mov or .mkv", at: e.entry.output.position,
-                        field: outputField)
-                }
-                if let other = writers[output] {
-                    let message =
-                        other.entry == job.entry
-                        ? "\"\(e.entry.output.text)\" gives \(output) for both \(other.manifestInput) and \(input); "
-                            + "put {stem} or {name} in it"
-                        : "\(output) is also written by jobs[\(other.entry)] (line \(other.line)); "
-                            + "two jobs may not write the same output"
-                    throw ManifestError(message, at: e.entry.output.position, field: outputField)
-                }
-                if let reader = allInputs[output] {
-                    throw ManifestError(
-                        "\(output) is an input of jobs[\(reader)]; inputs are never modified",
-                        at: e.entry.output.position, field: outputField)
-                }
-                writers[output] = job
+                let job = e.job(for: input, paths: paths)
+                try checkOutput(of: job, from: e.entry, writers: writers, inputs: allInputs)
+                writers[job.manifestOutput] = job
                 jobs.append(job)
             }
         }
         return (jobs, notes)
+    }
+
+    /// One entry with its input pattern expanded and its output template read.
+    struct Expansion {
+        let entry: Entry
+        /// Normalized, relative to the manifest.
+        let inputs: [String]
+        let template: OutputTemplate
+        let isPattern: Bool
+
+        init(_ entry: Entry, paths: ManifestPaths) throws(ManifestError) {
+            self.entry = entry
+            isPattern = ManifestPaths.isPattern(entry.input.text)
+            inputs = try Self.inputs(of: entry, isPattern: isPattern, paths: paths).map(ManifestPaths.normalize)
+            do {
+                template = try OutputTemplate(entry.output.text)
+            } catch {
+                throw ManifestError(error.message, at: entry.output.position, field: "jobs[\(entry.index)].output")
+            }
+        }
+
+        /// The files a pattern matches (at least one), or the one file named (which must exist).
+        static func inputs(
+            of entry: Entry, isPattern: Bool, paths: ManifestPaths
+        ) throws(ManifestError) -> [String] {
+            let field = "jobs[\(entry.index)].input"
+            let pattern = entry.input.text
+            if isPattern {
+                let inputs = paths.expand(pattern)
+                if inputs.isEmpty {
+                    throw ManifestError(
+                        "\"\(pattern)\" matches no file in \(paths.base)", at: entry.input.position, field: field)
+                }
+                return inputs
+            }
+            var info = stat()
+            let resolved = paths.resolve(pattern)
+            guard stat(resolved, &info) == 0 else {
+                throw ManifestError(
+                    "\(resolved): \(String(cString: strerror(errno)))", at: entry.input.position, field: field)
+            }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw ManifestError(
+                    "\(resolved) is a directory; use a pattern such as \(pattern)/*.mp4", at: entry.input.position,
+                    field: field)
+            }
+            return [ManifestPaths.normalize(pattern)]
+        }
+
+        /// What the entry writes for `input`, normalized.
+        func output(for input: String) -> String { ManifestPaths.normalize(template.output(for: input)) }
+
+        func job(for input: String, paths: ManifestPaths) -> BatchJob {
+            let output = output(for: input)
+            return BatchJob(
+                input: paths.resolve(input), output: paths.resolve(output), options: entry.options,
+                manifestInput: input, manifestOutput: output, entry: entry.index, line: entry.position.line)
+        }
+    }
+
+    /// Refuses an output libav cannot write, one that another job (or this one for another input)
+    /// also writes, and one that is an input.
+    static func checkOutput(
+        of job: BatchJob, from entry: Entry, writers: [String: BatchJob], inputs: [String: Int]
+    ) throws(ManifestError) {
+        let output = job.manifestOutput
+        let outputField = "jobs[\(entry.index)].output"
+        guard AtomicOutput.hasKnownContainer(output) else {
+            throw ManifestError(
+                "\(output): unknown container; use .mp4, .mov or .mkv", at: entry.output.position, field: outputField)
+        }
+        if let other = writers[output] {
+            let message =
+                other.entry == job.entry
+                ? "\"\(entry.output.text)\" gives \(output) for both \(other.manifestInput) and \(job.manifestInput); "
+                    + "put {stem} or {name} in it"
+                : "\(output) is also written by jobs[\(other.entry)] (line \(other.line)); "
+                    + "two jobs may not write the same output"
+            throw ManifestError(message, at: entry.output.position, field: outputField)
+        }
+        if let reader = inputs[output] {
+            throw ManifestError(
+                "\(output) is an input of jobs[\(reader)]; inputs are never modified", at: entry.output.position,
+                field: outputField)
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HFRExport
 import HFRMedia
 import Synchronization
 
@@ -94,12 +93,6 @@ public final class BatchRunner: Sendable {
             var result = runJob(jobs[index], slot: slot)
             result.seconds = Date().timeIntervalSince(started)
             state.withLock { s in
-                // Stopped by the batch (SIGTERM: the export exits 1, "interrupted"; 130 or a signal
-                // when killed), not failed on its own.
-                let wasStopped = result.signal != nil || result.exitCode == 1 || result.exitCode == 130
-                if result.status == .failed, wasStopped, BatchSignal.isRequested || s.failedFast {
-                    result.status = .cancelled
-                }
                 s.results[index] = result
                 s.tally.running -= 1
                 s.tally.finished += 1
@@ -127,80 +120,111 @@ public final class BatchRunner: Sendable {
 
     /// One job: resume check, the export as a child, its record.
     func runJob(_ job: BatchJob, slot: Int) -> JobResult {
-        var result = JobResult(job: job, status: .failed)
         let existing = Self.size(of: job.output)
         let record = ResumeRecord.read(for: job.output)
         // The input's digest, once: from the resume check, else while the export runs.
         var inputDigest: String? = nil
-        if settings.resume, let existing, let record, record.state == .done, record.input == job.manifestInput,
-            record.options == job.options, record.outputBytes == existing
-        {
+        if settings.resume, let existing, let record, record.matches(job, outputBytes: existing) {
             inputDigest = FileDigest.sha256(of: job.input)
             if inputDigest == record.inputSHA256 {
-                result.status = .skipped
+                var result = JobResult(job: job, status: .skipped)
                 result.frames = record.frames
                 result.outputBytes = existing
                 return result
             }
         }
+        var result = JobResult(job: job, status: .failed)
         if existing != nil, record == nil, !settings.force {
             result.error = "\(job.output): already exists and was not written by hfr batch (use --force to replace it)"
             result.exitCode = 74
             return result
         }
-        let directory = (job.output as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        Self.removeStaleTemporaries(of: job.output)
-        ResumeRecord(state: .running, input: job.manifestInput, options: job.options).write(for: job.output)
-
-        var arguments = ["export", job.input, job.output] + job.options + ["--json"] + settings.extraArguments
-        if existing != nil { arguments.append("--force") }
+        Self.prepareOutput(of: job)
         let child: ChildProcess
         do {
-            child = try ChildProcess(
-                executable: settings.executable, arguments: arguments,
-                extraEnvironment: ["HFR_BATCH_PARENT": String(getpid())])
+            child = try launch(job, replacing: existing != nil, slot: slot)
         } catch {
             ResumeRecord.remove(for: job.output)
             result.error = error.message
             return result
         }
-        BatchSignal.setChild(child.pid, slot: slot)
-        // A stop that came between claiming the job and starting it.
-        if isStopping { kill(child.pid, BatchSignal.isUrgent ? SIGKILL : SIGTERM) }
         let digest = inputDigest ?? FileDigest.sha256(of: job.input)
         let (termination, stdout, stderr) = child.wait()
         BatchSignal.setChild(0, slot: slot)
         result.log = stderr
+        if termination == .exited(0) {
+            Self.succeeded(&result, summary: stdout, inputDigest: digest)
+        } else {
+            ended(&result, by: termination, of: child)
+        }
+        return result
+    }
 
+    /// Fills in a job whose export succeeded and records how its output was made.
+    static func succeeded(_ result: inout JobResult, summary: String, inputDigest: String?) {
+        let job = result.job
+        result.status = .succeeded
+        result.exitCode = 0
+        result.outputBytes = size(of: job.output)
+        result.frames = frames(inSummary: summary)
+        ResumeRecord(
+            state: .done, input: job.manifestInput, inputSHA256: inputDigest, options: job.options,
+            outputBytes: result.outputBytes, frames: result.frames
+        ).write(for: job.output)
+    }
+
+    /// The output's directory made, leftovers of killed runs removed, the "running" record written.
+    static func prepareOutput(of job: BatchJob) {
+        let directory = (job.output as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        removeStaleTemporaries(of: job.output)
+        ResumeRecord(state: .running, input: job.manifestInput, options: job.options).write(for: job.output)
+    }
+
+    /// Starts `hfr export … --json` for `job` in `slot`, where the signal handler finds it.
+    private func launch(_ job: BatchJob, replacing: Bool, slot: Int) throws(ChildFailure) -> ChildProcess {
+        var arguments = ["export", job.input, job.output] + job.options + ["--json"] + settings.extraArguments
+        if replacing { arguments.append("--force") }
+        let child = try ChildProcess(
+            executable: settings.executable, arguments: arguments,
+            extraEnvironment: ["HFR_BATCH_PARENT": String(getpid())])
+        BatchSignal.setChild(child.pid, slot: slot)
+        // A stop that came between claiming the job and starting it.
+        if isStopping { kill(child.pid, BatchSignal.isUrgent ? SIGKILL : SIGTERM) }
+        return child
+    }
+
+    /// Fills in a job whose export did not succeed: failed, or cancelled when it was stopped.
+    private func ended(_ result: inout JobResult, by termination: ChildProcess.Termination, of child: ChildProcess) {
+        let job = result.job
         switch termination {
-        case .exited(0):
-            result.status = .succeeded
-            result.exitCode = 0
-            result.outputBytes = Self.size(of: job.output)
-            result.frames = Self.frames(inSummary: stdout)
-            ResumeRecord(
-                state: .done, input: job.manifestInput, inputSHA256: digest, options: job.options,
-                outputBytes: result.outputBytes, frames: result.frames
-            ).write(for: job.output)
-            return result
         case .exited(let code):
             result.exitCode = code
-            result.error = Self.errorLine(stderr) ?? "hfr export exited with code \(code)"
+            result.error = Self.errorLine(result.log) ?? "hfr export exited with code \(code)"
         case .signalled(let signal):
             result.signal = signal
             result.error = "\(job.input): hfr export was killed by signal \(signal) (\(Self.signalName(signal)))"
             // It had no chance to remove its temporary output.
             unlink(AtomicOutput.temporaryPath(for: job.output, pid: child.pid))
         }
+        if Self.isCancellation(termination, batchIsStopping: isStopping) { result.status = .cancelled }
         if Self.size(of: job.output) != nil {
             ResumeRecord(state: .failed, input: job.manifestInput, options: job.options).write(for: job.output)
         } else {
             ResumeRecord.remove(for: job.output)
         }
-        return result
+    }
+
+    /// Whether an export that did not succeed was stopped rather than failed, judged by how it
+    /// ended: exit 130 is an interrupted export (SPEC.md); SIGINT, SIGTERM or SIGKILL count only
+    /// when the batch was stopping (it sent them), as anything else killing it is a failure.
+    static func isCancellation(_ termination: ChildProcess.Termination, batchIsStopping: Bool) -> Bool {
+        switch termination {
+        case .exited(let code): code == 130
+        case .signalled(let signal): batchIsStopping && [SIGINT, SIGTERM, SIGKILL].contains(signal)
+        }
     }
 
     static func size(of path: String) -> Int64? {

@@ -1,3 +1,4 @@
+import HFRMedia
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,13 +25,7 @@ public enum BatchSignal {
             let count = BatchSignal.requests.add(1, ordering: .relaxed).newValue
             BatchSignal.signalChildren(count >= 2 ? SIGKILL : SIGTERM)
         }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        InterruptSignals.install(handler)
     }
 
     /// Whether Ctrl-C or SIGTERM arrived.

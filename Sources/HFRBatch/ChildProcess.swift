@@ -1,4 +1,5 @@
 import Foundation
+import HFRMedia
 
 #if canImport(Glibc)
     import Glibc
@@ -37,10 +38,7 @@ public struct ChildProcess {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
+        var defaults = InterruptSignals.set
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
@@ -65,7 +63,7 @@ public struct ChildProcess {
     /// Waits for the child to end; returns how, and what it printed.
     public func wait() -> (termination: Termination, stdout: String, stderr: String) {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = retryingInterrupts { waitpid(pid, &status, 0) }
         // The wait(2) status word, decoded by hand: Swift does not import the W* macros.
         let signal = status & 0x7f
         let termination: Termination = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
@@ -95,8 +93,7 @@ public struct ChildProcess {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0, errno == EINTR { continue }
+            let n = retryingInterrupts { read(fd, &buffer, buffer.count) }
             if n <= 0 { break }
             data += buffer[0..<n]
         }

@@ -122,55 +122,54 @@ public struct JSONReader {
     }
 
     private mutating func readObject(depth: Int) throws(JSONSyntaxError) -> [JSONNode.Member] {
-        index += 1
         var members: [JSONNode.Member] = []
-        skipSpace()
-        if current == UInt8(ascii: "}") {
-            index += 1
-            return members
-        }
-        while true {
-            skipSpace()
-            let keyPosition = position
-            guard current == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
-            let key = try readString()
+        try readElements(closedBy: UInt8(ascii: "}"), in: "an object") { reader throws(JSONSyntaxError) in
+            let keyPosition = reader.position
+            guard reader.current == UInt8(ascii: "\"") else { throw reader.error("expected a key in double quotes") }
+            let key = try reader.readString()
             if members.contains(where: { $0.key == key }) {
                 throw JSONSyntaxError(position: keyPosition, message: "duplicate key \"\(key)\"")
             }
-            skipSpace()
-            guard current == UInt8(ascii: ":") else { throw error("expected ':' after key \"\(key)\"") }
-            index += 1
-            skipSpace()
-            members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: try readValue(depth: depth + 1)))
-            skipSpace()
-            switch current {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                return members
-            default: throw error("expected ',' or '}' in an object")
-            }
+            reader.skipSpace()
+            guard reader.current == UInt8(ascii: ":") else { throw reader.error("expected ':' after key \"\(key)\"") }
+            reader.index += 1
+            reader.skipSpace()
+            let value = try reader.readValue(depth: depth + 1)
+            members.append(JSONNode.Member(key: key, keyPosition: keyPosition, value: value))
         }
+        return members
     }
 
     private mutating func readArray(depth: Int) throws(JSONSyntaxError) -> [JSONNode] {
-        index += 1
         var items: [JSONNode] = []
+        try readElements(closedBy: UInt8(ascii: "]"), in: "an array") { reader throws(JSONSyntaxError) in
+            items.append(try reader.readValue(depth: depth + 1))
+        }
+        return items
+    }
+
+    /// What objects and arrays share: past the opening bracket, `element` for each element (space
+    /// before and after is skipped here), separated by commas, up to the `close` bracket.
+    private mutating func readElements(
+        closedBy close: UInt8, in container: String,
+        _ element: (inout JSONReader) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
+        index += 1
         skipSpace()
-        if current == UInt8(ascii: "]") {
+        if current == close {
             index += 1
-            return items
+            return
         }
         while true {
             skipSpace()
-            items.append(try readValue(depth: depth + 1))
+            try element(&self)
             skipSpace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
+            case close:
                 index += 1
-                return items
-            default: throw error("expected ',' or ']' in an array")
+                return
+            default: throw error("expected ',' or '\(Character(Unicode.Scalar(close)))' in \(container)")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HFRMedia
 
 /// `--report junit.xml`: one `<testcase>` per job, in the JUnit XML shape CI systems read
 /// (`testsuites` > `testsuite` > `testcase` with `failure` or `skipped`).
@@ -12,7 +13,7 @@ public enum JUnitReport {
         let suiteName = shard.total > 1 ? "\(manifest) (shard \(shard))" : manifest
         let counts =
             "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" "
-            + "time=\"\(format(seconds))\""
+            + "time=\"\(time(seconds))\""
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"hfr batch\" \(counts)>\n"
         xml += "  <testsuite name=\"\(escape(suiteName))\" \(counts) timestamp=\"\(timestamp(started))\""
@@ -24,7 +25,7 @@ public enum JUnitReport {
         let className = "hfr.batch." + manifestStem(manifest)
         for r in results {
             xml += "    <testcase name=\"\(escape(r.job.title))\" classname=\"\(escape(className))\""
-            xml += " time=\"\(format(r.seconds))\""
+            xml += " time=\"\(time(r.seconds))\""
             switch r.status {
             case .succeeded:
                 xml += "/>\n"
@@ -37,7 +38,7 @@ public enum JUnitReport {
             case .skipped:
                 xml += ">\n      <skipped message=\"output up to date (--resume)\"/>\n"
             case .cancelled:
-                xml += ">\n      <skipped message=\"cancelled while running: the batch was stopped\"/>\n"
+                xml += ">\n      <skipped message=\"cancelled while running: the export was interrupted\"/>\n"
             case .notRun:
                 xml += ">\n      <skipped message=\"not run: the batch was stopped before this job\"/>\n"
             }
@@ -52,7 +53,8 @@ public enum JUnitReport {
         return (name as NSString).deletingPathExtension.replacingOccurrences(of: ".", with: "_")
     }
 
-    static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+    /// Seconds with milliseconds, as JUnit's `time` attributes.
+    static func time(_ seconds: Double) -> String { DecimalText.fixed(seconds, digits: 3) }
 
     /// ISO 8601 without a zone, as the JUnit schema's `timestamp` wants; UTC.
     static func timestamp(_ date: Date) -> String {

@@ -37,6 +37,12 @@ public struct ResumeRecord: Sendable, Equatable {
         self.frames = frames
     }
 
+    /// Whether this record says `job` made its output, now `outputBytes` long, and finished. The
+    /// input's digest is compared apart: computing it is the expensive part.
+    func matches(_ job: BatchJob, outputBytes: Int64) -> Bool {
+        state == .done && input == job.manifestInput && options == job.options && self.outputBytes == outputBytes
+    }
+
     /// Where the record of `output` lives.
     public static func path(for output: String) -> String { output + ".hfr-batch.json" }
 

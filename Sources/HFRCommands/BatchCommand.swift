@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import HFRBatch
 import HFRMedia
@@ -124,83 +123,120 @@ public struct BatchCommand: Command {
             return
         }
         guard let manifest else { return }
-        let text = try Self.read(manifest)
-        let parsed: BatchManifest
-        do throws(ManifestError) {
-            parsed = try BatchManifest(text: text, path: manifest, table: Self.exportOptions)
-        } catch {
-            throw .usage(error.describe(manifest: manifest), of: BatchCommand.self)
-        }
-        var shardSource: String? = nil
-        let part: Shard
-        switch shard {
-        case .fixed(let s):
-            part = s
-            if s.total > 1 { shardSource = "--shard \(s)" }
-        case .auto:
-            switch ShardEnvironment.detect(ProcessInfo.processInfo.environment) {
-            case .success(let (s, why)):
-                part = s
-                shardSource = why
-                Console.error("batch: \(why)\n")
-            case .failure(let problem):
-                throw .usage("--shard auto: \(problem.message)", of: BatchCommand.self)
-            }
-        }
+        let parsed = try Self.load(manifest)
+        let (part, shardSource) = try chosenShard()
         for note in parsed.notes { Console.error("Note: \(note)\n") }
         let jobs = part.select(parsed.jobs)
         if dryRun {
-            var out = ""
-            for job in jobs {
-                out += ([job.id, job.manifestInput, job.manifestOutput] + job.options).joined(separator: "\t") + "\n"
-            }
-            Console.output(out)
-            Console.error("batch: \(jobs.count) of \(parsed.jobs.count) jobs in shard \(part) (dry run)\n")
+            Self.list(jobs, of: parsed.jobs.count, shard: part)
             return
         }
         for path in [report, jsonReport].compactMap({ $0 }) { try Self.checkWritable(path) }
-
-        let started = Date()
-        let progress = BatchProgress(isTerminal: Console.isTerminal(2))
-        // hfr -v batch: the exports log libav's messages too (into the reports' failure text).
-        let level = av_log_get_level()
-        let verbosity = level >= AV_LOG_DEBUG ? ["-v", "-v"] : level >= AV_LOG_INFO ? ["-v"] : []
-        let settings = BatchRunner.Settings(
-            workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
-            extraArguments: verbosity)
-        let runner = BatchRunner(jobs: jobs, settings: settings) { progress.finished($0, $1) }
-        let (results, stoppedEarly) = runner.run()
-        progress.clear()
-        let seconds = Date().timeIntervalSince(started)
-
+        let outcome = run(jobs)
         if let report {
             let xml = JUnitReport.document(
-                manifest: manifest, shard: part, results: results, seconds: seconds, started: started,
-                hostname: Self.hostname)
+                manifest: manifest, shard: part, results: outcome.results, seconds: outcome.seconds,
+                started: outcome.started, hostname: Self.hostname)
             try Self.write(xml, to: report)
         }
         if let jsonReport {
             let document = BatchJSON.document(
-                manifest: manifest, shard: part, shardSource: shardSource, workers: settings.workers,
-                manifestJobs: parsed.jobs.count, results: results, seconds: seconds, stoppedEarly: stoppedEarly)
+                manifest: manifest, shard: part, shardSource: shardSource, workers: workers,
+                manifestJobs: parsed.jobs.count, results: outcome.results, seconds: outcome.seconds,
+                stoppedEarly: outcome.stoppedEarly)
             try Self.write(document.rendered + "\n", to: jsonReport)
         }
+        try Self.conclude(
+            outcome.results, manifest: manifest, shard: part, manifestJobs: parsed.jobs.count,
+            seconds: outcome.seconds)
+    }
+
+    /// How the jobs went, and when.
+    struct Outcome {
+        let results: [JobResult]
+        let stoppedEarly: Bool
+        let started: Date
+        let seconds: Double
+    }
+
+    /// The manifest read and checked whole; its problems are usage errors naming line and field.
+    static func load(_ manifest: String) throws(HFRError) -> BatchManifest {
+        let text = try read(manifest)
+        do throws(ManifestError) {
+            return try BatchManifest(text: text, path: manifest, table: exportOptions)
+        } catch {
+            throw .usage(error.describe(manifest: manifest), of: BatchCommand.self)
+        }
+    }
+
+    /// The part to run and what chose it (nil for the whole manifest).
+    func chosenShard() throws(HFRError) -> (Shard, source: String?) {
+        switch shard {
+        case .fixed(let s):
+            return (s, s.total > 1 ? "--shard \(s)" : nil)
+        case .auto:
+            switch ShardEnvironment.detect(ProcessInfo.processInfo.environment) {
+            case .success(let (s, why)):
+                Console.error("batch: \(why)\n")
+                return (s, why)
+            case .failure(let problem):
+                throw .usage("--shard auto: \(problem.message)", of: BatchCommand.self)
+            }
+        }
+    }
+
+    /// `--dry-run`: the shard's jobs on stdout, one tab-separated line each.
+    static func list(_ jobs: [BatchJob], of manifestJobs: Int, shard: Shard) {
+        var out = ""
+        for job in jobs {
+            out += ([job.id, job.manifestInput, job.manifestOutput] + job.options).joined(separator: "\t") + "\n"
+        }
+        Console.output(out)
+        Console.error("batch: \(jobs.count) of \(manifestJobs) jobs in shard \(shard) (dry run)\n")
+    }
+
+    /// Runs `jobs` with the progress line on stderr.
+    func run(_ jobs: [BatchJob]) -> Outcome {
+        let started = Date()
+        let progress = BatchProgress(isTerminal: Console.isTerminal(2))
+        // hfr -v batch: the exports log libav's messages too (into the reports' failure text).
+        let settings = BatchRunner.Settings(
+            workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
+            extraArguments: Array(repeating: "-v", count: LibavLog.verbosity))
+        let runner = BatchRunner(jobs: jobs, settings: settings) { progress.finished($0, $1) }
+        let (results, stoppedEarly) = runner.run()
+        progress.clear()
+        return Outcome(
+            results: results, stoppedEarly: stoppedEarly, started: started,
+            seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The summary line; throws (exit 1) when the batch was stopped or a job failed or did not finish.
+    static func conclude(
+        _ results: [JobResult], manifest: String, shard: Shard, manifestJobs: Int, seconds: Double
+    ) throws(HFRError) {
         let failed = results.filter { $0.status == .failed }.count
         let skipped = results.filter { $0.status == .skipped }.count
         let succeeded = results.filter { $0.status == .succeeded }.count
         var summary = "batch: \(results.count) jobs"
-        if part.total > 1 { summary += " (shard \(part) of \(parsed.jobs.count))" }
+        if shard.total > 1 { summary += " (shard \(shard) of \(manifestJobs))" }
         summary += ": \(succeeded) done, \(skipped) up to date, \(failed) failed"
         let unfinished = results.count - succeeded - skipped - failed
         if unfinished > 0 { summary += ", \(unfinished) not done" }
-        summary += " in \(ProbeText.fixed(seconds, 1)) s"
+        summary += " in \(DecimalText.fixed(seconds, digits: 1)) s"
         Console.error(summary + "\n")
         if BatchSignal.isRequested {
             throw HFRError("\(manifest): interrupted; \(unfinished) jobs not done", exitCode: .failure)
         }
-        if failed > 0 || unfinished > 0 {
+        if failed > 0 {
             let first = results.first { $0.status == .failed }?.error.map { "; first: \($0)" } ?? ""
             throw HFRError("\(manifest): \(failed) of \(results.count) jobs failed\(first)", exitCode: .failure)
+        }
+        if unfinished > 0 {
+            // Exports interrupted on their own (exit 130), not by this batch.
+            let first = results.first { $0.status == .cancelled }?.error.map { "; first: \($0)" } ?? ""
+            throw HFRError(
+                "\(manifest): \(unfinished) of \(results.count) jobs were cancelled\(first)", exitCode: .failure)
         }
     }
 

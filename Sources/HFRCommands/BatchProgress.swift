@@ -17,7 +17,7 @@ final class BatchProgress: Sendable {
         switch result.status {
         case .succeeded:
             let frames = result.frames.map { ", \($0) frames" } ?? ""
-            what = "ok \(result.job.title) (\(ProbeText.fixed(result.seconds, 1)) s\(frames))"
+            what = "ok \(result.job.title) (\(DecimalText.fixed(result.seconds, digits: 1)) s\(frames))"
         case .skipped: what = "up to date \(result.job.title)"
         case .failed: what = "FAILED \(result.job.title): \(result.error ?? "failed")"
         case .cancelled: what = "cancelled \(result.job.title)"

@@ -165,7 +165,7 @@ public struct ExportCommand: Command {
             if f.errno != nil { return .io(settings.output, "\(f.message) (\(f.operation))") }
             return HFRError("\(settings.output): \(f.description)", exitCode: .failure)
         case .processing(let cause): return HFRError("\(settings.input): \(cause)", exitCode: .failure)
-        case .interrupted: return HFRError("\(settings.output): interrupted; nothing written", exitCode: .failure)
+        case .interrupted: return HFRError("\(settings.output): interrupted; nothing written", exitCode: .interrupted)
         }
     }
 }

@@ -54,9 +54,10 @@ enum ExportJSON {
     static func summaryLine(_ r: ExportReport) -> String {
         let how = r.isReencoded ? "re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
         var line = "Exported \(r.output): \(r.framesOut) of \(r.framesIn) frames \(how), "
-        line += "\(ProbeText.fixed(r.outputDuration.doubleValue, 3)) s at \(r.outputRate.compactDescription) fps"
+        line +=
+            "\(DecimalText.fixed(r.outputDuration.doubleValue, digits: 3)) s at \(r.outputRate.compactDescription) fps"
         line += ", audio \(r.audioAlgorithm)"
-        if let d = r.audioDuration { line += " \(ProbeText.fixed(d.doubleValue, 3)) s" }
+        if let d = r.audioDuration { line += " \(DecimalText.fixed(d.doubleValue, digits: 3)) s" }
         return line
     }
 }

@@ -9,6 +9,7 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
     case unavailable = 69
     case ioError = 74
+    case interrupted = 130
 }
 
 /// The one error users see: a single line, an exit code, and (for usage errors) the command's usage.

@@ -1,4 +1,4 @@
-import CFFmpeg
+import HFRMedia
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +8,7 @@ import CFFmpeg
 /// without `--force`.
 enum OutputFile {
     static func prepare(_ output: String, partial: String?, force: Bool) throws(HFRError) {
-        guard av_guess_format(nil, output, nil) != nil else {
+        guard AtomicOutput.hasKnownContainer(output) else {
             throw .usage("\(output): unknown container; use .mp4, .mov or .mkv")
         }
         var info = stat()

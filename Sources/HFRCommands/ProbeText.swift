@@ -11,7 +11,7 @@ enum ProbeText {
         let s = f.structure
         let columns: [String] = [
             pad(String(f.index), 5),
-            pad(f.time.map { fixed($0.doubleValue, 4) } ?? "-", 10),
+            pad(f.time.map { DecimalText.fixed($0.doubleValue, digits: 4) } ?? "-", 10),
             pad(String(f.size), 6),
             pad(f.isKeyframe ? "K" : "-", 3),
             pad(s?.sliceType?.rawValue ?? "-", 4),
@@ -25,7 +25,8 @@ enum ProbeText {
 
     static func summary(_ r: ProbeReport) -> String {
         var lines: [String] = []
-        let duration = r.container.duration.map { fixed($0.doubleValue, 3) + " s" } ?? "unknown duration"
+        let duration =
+            r.container.duration.map { DecimalText.fixed($0.doubleValue, digits: 3) + " s" } ?? "unknown duration"
         lines.append("\(r.path): \(r.container.formatLongName), \(duration), \(r.fileSize) bytes")
         for s in r.streams { lines.append("  " + stream(s)) }
         if let offset = r.avStartOffset {
@@ -51,7 +52,9 @@ enum ProbeText {
         default: break
         }
         text += ", \(s.frameCount) frames"
-        if let d = i.durationSeconds ?? s.measuredDuration { text += ", \(fixed(d.doubleValue, 3)) s" }
+        if let d = i.durationSeconds ?? s.measuredDuration {
+            text += ", \(DecimalText.fixed(d.doubleValue, digits: 3)) s"
+        }
         text += ", time base \(i.timeBase)"
         return text
     }
@@ -91,22 +94,15 @@ enum ProbeText {
 
     static func rate(_ r: Rational?) -> String {
         guard let r else { return "unknown" }
-        return r.isInteger ? String(r.numerator) : "\(r) (\(fixed(r.doubleValue, 3)))"
+        return r.isInteger ? String(r.numerator) : "\(r) (\(DecimalText.fixed(r.doubleValue, digits: 3)))"
     }
 
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        let whole = Int64(scaled / scale)
-        var fraction = String(Int64(scaled) - whole * Int64(scale))
-        fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction
-        return (value < 0 && scaled != 0 ? "-" : "") + "\(whole)" + (digits > 0 ? ".\(fraction)" : "")
-    }
+    /// Kept for RecordStatus until it calls `DecimalText.fixed` itself.
+    static func fixed(_ value: Double, _ digits: Int) -> String { DecimalText.fixed(value, digits: digits) }
 
-    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + fixed(value, 1) }
+    static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + DecimalText.fixed(value, digits: 1) }
 
-    static func percent(_ share: Double) -> String { fixed(share * 100, 1) + " %" }
+    static func percent(_ share: Double) -> String { DecimalText.fixed(share * 100, digits: 1) + " %" }
 
     static func pad(_ text: String, _ width: Int) -> String {
         String(repeating: " ", count: max(0, width - text.count)) + text

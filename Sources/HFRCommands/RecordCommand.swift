@@ -76,87 +76,26 @@ public struct RecordCommand: Command {
     let bitrateOption: Int?
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
-        let command = RecordCommand.self
-        let source: CaptureSource
-        switch (arguments.value("source"), arguments.value("device")) {
-        case ("test"?, nil): source = .testPattern
-        case (let s?, nil): throw .usage("unknown source '\(s)': the built-in source is 'test'", of: command)
-        case (nil, let d?): source = .device(path: d)
-        case (nil, nil): source = try RecordCommand.firstCaptureDevice()
-        case (_?, _?): throw .usage("--source and --device exclude each other", of: command)
-        }
+        let source = try Self.source(arguments)
         let fps = try arguments.value("fps", as: FrameRateChoice.self) ?? .max
-        if arguments.value("size") != nil, arguments.value("height") != nil {
-            throw .usage("--size and --height exclude each other", of: command)
-        }
-        var size = try arguments.value("size", as: FrameSize.self)
-        if let h = try arguments.value("height", as: Int.self) {
-            guard h > 0 else { throw .usage("--height must be positive", of: command) }
-            size = .preset(height: h)
-        }
+        let size = try Self.size(arguments)
         var rate = Rational(240)
         if case .exactly(let r) = fps { rate = r }
         guard rate <= Rational(1000) else {
-            throw .usage("--fps \(rate.compactDescription) is above 1000", of: command)
+            throw .usage("--fps \(rate.compactDescription) is above 1000", of: RecordCommand.self)
         }
-        let frame = size ?? FrameSize(width: 1280, height: 720)
-        guard frame.width % 2 == 0, frame.height % 2 == 0, (16...7680).contains(frame.width),
-            (16...4320).contains(frame.height)
-        else {
-            throw .usage(
-                "--size \(frame.width)x\(frame.height) is not possible: even sizes from 16x16 to 7680x4320", of: command
-            )
-        }
+        let frame = try Self.checked(size ?? FrameSize(width: 1280, height: 720))
         layersOption = try arguments.value("layers", as: Int.self)
         let layers = layersOption ?? RecordSettings.defaultLayers(for: rate)
-        guard (1...4).contains(layers) else { throw .usage("--layers must be 1 to 4", of: command) }
-        let duration = try arguments.value("duration", as: Duration.self)?.seconds
-        let frameLimit = try arguments.value("frames", as: Int.self)
-        if duration != nil, frameLimit != nil {
-            throw .usage("--duration and --frames exclude each other", of: command)
-        }
-        if let frameLimit, frameLimit <= 0 { throw .usage("--frames must be positive", of: command) }
-        let late: RecordSettings.LateFrames
-        switch arguments.value("late-frames") ?? "drop" {
-        case "drop": late = .drop
-        case "queue": late = .queue
-        case let other: throw .usage("--late-frames must be drop or queue, not '\(other)'", of: command)
-        }
-        var includesAudio = true
-        var audioDevice: AudioCaptureInput.Device?
-        switch arguments.value("audio") {
-        case nil: break
-        case "none": includesAudio = false
-        case let device?:
-            // A capture device replaces the source's own audio.
-            audioDevice = AudioCaptureInput.Device(device)
-            includesAudio = false
-        }
+        guard (1...4).contains(layers) else { throw .usage("--layers must be 1 to 4", of: RecordCommand.self) }
+        let (duration, frameLimit) = try Self.limits(arguments)
+        let late = try Self.lateFrames(arguments)
+        let (includesAudio, audioDevice) = Self.audio(arguments)
         bitrateOption = try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
         let output = arguments.positional("OUTPUT") ?? RecordCommand.defaultOutputName()
         let pixelFormat = arguments.value("pixel-format")
-        let controls = try RecordCommand.controls(arguments)
-        if case .device = source {
-            var format: V4L2PixelFormat?
-            if let pixelFormat {
-                guard let f = V4L2PixelFormat(name: pixelFormat) else {
-                    throw .usage(
-                        "unknown --pixel-format '\(pixelFormat)': a FourCC (NV12, YUYV, MJPG) or nv12, yuyv422…",
-                        of: command)
-                }
-                format = f
-            }
-            let rateAsked: Rational? = if case .exactly(let r) = fps { r } else { nil }
-            camera = (
-                ModeSelector.Request(rate: rateAsked, size: size.map { ($0.width, $0.height) }, format: format),
-                controls
-            )
-        } else {
-            if controls != CameraControls() {
-                throw .usage("camera controls (--exposure, --gain, --control …) need a --device", of: command)
-            }
-            camera = nil
-        }
+        camera = try Self.camera(
+            for: source, fps: fps, size: size, pixelFormat: pixelFormat, controls: Self.controls(arguments))
         settings = RecordSettings(
             capture: CaptureRequest(
                 source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
@@ -166,6 +105,96 @@ public struct RecordCommand: Command {
             showsStatus: Console.isTerminal(2), audioDevice: audioDevice)
         json = arguments.flag("json")
         force = arguments.flag("force")
+    }
+
+    /// `--source test`, `--device D`, or the first camera.
+    static func source(_ arguments: ParsedArguments) throws(HFRError) -> CaptureSource {
+        switch (arguments.value("source"), arguments.value("device")) {
+        case ("test"?, nil): return .testPattern
+        case (let s?, nil): throw .usage("unknown source '\(s)': the built-in source is 'test'", of: RecordCommand.self)
+        case (nil, let d?): return .device(path: d)
+        case (nil, nil): return try firstCaptureDevice()
+        case (_?, _?): throw .usage("--source and --device exclude each other", of: RecordCommand.self)
+        }
+    }
+
+    /// `--size WxH` or `--height H` (a preset width), if either is given.
+    static func size(_ arguments: ParsedArguments) throws(HFRError) -> FrameSize? {
+        if arguments.value("size") != nil, arguments.value("height") != nil {
+            throw .usage("--size and --height exclude each other", of: RecordCommand.self)
+        }
+        var size = try arguments.value("size", as: FrameSize.self)
+        if let h = try arguments.value("height", as: Int.self) {
+            guard h > 0 else { throw .usage("--height must be positive", of: RecordCommand.self) }
+            size = .preset(height: h)
+        }
+        return size
+    }
+
+    /// `frame` if the encoder can take it: even sides from 16x16 to 7680x4320.
+    static func checked(_ frame: FrameSize) throws(HFRError) -> FrameSize {
+        guard frame.width % 2 == 0, frame.height % 2 == 0, (16...7680).contains(frame.width),
+            (16...4320).contains(frame.height)
+        else {
+            throw .usage(
+                "--size \(frame.width)x\(frame.height) is not possible: even sizes from 16x16 to 7680x4320",
+                of: RecordCommand.self)
+        }
+        return frame
+    }
+
+    /// `--duration T` or `--frames N`, if either is given.
+    static func limits(_ arguments: ParsedArguments) throws(HFRError) -> (duration: Rational?, frames: Int?) {
+        let duration = try arguments.value("duration", as: Duration.self)?.seconds
+        let frameLimit = try arguments.value("frames", as: Int.self)
+        if duration != nil, frameLimit != nil {
+            throw .usage("--duration and --frames exclude each other", of: RecordCommand.self)
+        }
+        if let frameLimit, frameLimit <= 0 { throw .usage("--frames must be positive", of: RecordCommand.self) }
+        return (duration, frameLimit)
+    }
+
+    static func lateFrames(_ arguments: ParsedArguments) throws(HFRError) -> RecordSettings.LateFrames {
+        switch arguments.value("late-frames") ?? "drop" {
+        case "drop": return .drop
+        case "queue": return .queue
+        case let other: throw .usage("--late-frames must be drop or queue, not '\(other)'", of: RecordCommand.self)
+        }
+    }
+
+    /// `--audio`: the source's own (default), none, or a capture device instead.
+    static func audio(_ arguments: ParsedArguments) -> (includesSourceAudio: Bool, device: AudioCaptureInput.Device?) {
+        switch arguments.value("audio") {
+        case nil: (true, nil)
+        case "none": (false, nil)
+        // A capture device replaces the source's own audio.
+        case let device?: (false, AudioCaptureInput.Device(device))
+        }
+    }
+
+    /// What to ask of a camera; nil for the test source (which refuses camera controls).
+    static func camera(
+        for source: CaptureSource, fps: FrameRateChoice, size: FrameSize?, pixelFormat: String?,
+        controls: CameraControls
+    ) throws(HFRError) -> (request: ModeSelector.Request, controls: CameraControls)? {
+        guard case .device = source else {
+            if controls != CameraControls() {
+                throw .usage(
+                    "camera controls (--exposure, --gain, --control …) need a --device", of: RecordCommand.self)
+            }
+            return nil
+        }
+        var format: V4L2PixelFormat?
+        if let pixelFormat {
+            guard let f = V4L2PixelFormat(name: pixelFormat) else {
+                throw .usage(
+                    "unknown --pixel-format '\(pixelFormat)': a FourCC (NV12, YUYV, MJPG) or nv12, yuyv422…",
+                    of: RecordCommand.self)
+            }
+            format = f
+        }
+        let rate: Rational? = if case .exactly(let r) = fps { r } else { nil }
+        return (ModeSelector.Request(rate: rate, size: size.map { ($0.width, $0.height) }, format: format), controls)
     }
 
     /// The settings for the mode finally recorded: layers, bitrate, key-frame interval and

@@ -47,6 +47,11 @@ public struct AtomicOutput: ~Copyable {
         return output[..<slash] + "." + output[slash...] + ".\(pid ?? getpid()).tmp"
     }
 
+    /// Whether libav has a muxer for `output`'s extension (.mp4, .mov, .mkv…): checked before any work.
+    public static func hasKnownContainer(_ output: String) -> Bool {
+        av_guess_format(nil, output, nil) != nil
+    }
+
     /// The muxer libav picks for `output`'s extension ("mp4", "mov", "matroska"); mp4 when unknown.
     public static func containerFormat(for output: String) -> String {
         guard let format = av_guess_format(nil, output, nil) else { return "mp4" }

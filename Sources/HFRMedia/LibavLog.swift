@@ -16,4 +16,11 @@ public enum LibavLog {
                 Console.error("libav: " + String(cString: line))
             }, level)
     }
+
+    /// The verbosity in effect, read back from libav's level (0 quiet, 1 info, 2 debug): what a batch
+    /// passes on to its exports as `-v` flags.
+    public static var verbosity: Int {
+        let level = av_log_get_level()
+        return level >= AV_LOG_DEBUG ? 2 : level >= AV_LOG_INFO ? 1 : 0
+    }
 }

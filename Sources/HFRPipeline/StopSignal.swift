@@ -1,3 +1,4 @@
+import HFRMedia
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,15 +28,8 @@ public enum StopSignal {
                 _exit(130)
             }
         }
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
-        // A parent may have started hfr with these blocked (the mask is inherited); unblock them
-        // here, before the stage threads start and inherit this thread's mask.
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        // Before the stage threads start, so they inherit the unblocked mask.
+        InterruptSignals.install(handler)
     }
 
     /// Whether a stop was requested.

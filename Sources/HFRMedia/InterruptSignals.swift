@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Ctrl-C and SIGTERM, the two ways a user or a supervisor asks hfr to stop: one place that routes
+/// both to a handler (a recording's or export's stop flag, a batch's forwarding to its children).
+public enum InterruptSignals {
+    /// SIGINT and SIGTERM as a signal set (for `pthread_sigmask` and `posix_spawnattr_*`).
+    public static var set: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        return set
+    }
+
+    /// Routes SIGINT and SIGTERM to `handler` (which must be async-signal-safe) and unblocks them on
+    /// the calling thread. A parent may have started hfr with them blocked (the mask is inherited);
+    /// call this before starting threads, which inherit the caller's mask.
+    public static func install(_ handler: @convention(c) (Int32) -> Void) {
+        signal(SIGINT, handler)
+        signal(SIGTERM, handler)
+        var set = set
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+}
