@@ -10,22 +10,23 @@
 public enum ShardEnvironment {
     /// The shard and a sentence saying where it came from; or why it cannot be told.
     public static func detect(_ environment: [String: String]) -> Result<(Shard, String), ShardError> {
-        func int(_ name: String) -> Result<Int, ShardError> {
-            guard let text = environment[name] else { return .failure(ShardError("\(name) is not set")) }
-            guard let value = Int(text) else {
-                return .failure(ShardError("\(name)=\(text) is not a whole number"))
-            }
-            return .success(value)
-        }
-        func shard(_ index: Int, _ total: Int, from: String) -> Result<(Shard, String), ShardError> {
-            guard total >= 1 else { return .failure(ShardError("\(from): the total \(total) must be at least 1")) }
-            guard let shard = Shard(index: index, total: total) else {
-                return .failure(ShardError("\(from): shard \(index) of \(total) is out of range"))
-            }
-            return .success((shard, "shard \(shard) from \(from)"))
-        }
-        if environment["CI_NODE_INDEX"] != nil || environment["CI_NODE_TOTAL"] != nil {
-            return int("CI_NODE_INDEX").flatMap { index in
+        let variables = Variables(environment: environment)
+        if environment["CI_NODE_INDEX"] != nil || environment["CI_NODE_TOTAL"] != nil { return variables.ciNode() }
+        if environment["JOB_COMPLETION_INDEX"] != nil { return variables.kubernetes() }
+        if environment["SLURM_ARRAY_TASK_ID"] != nil { return variables.slurm() }
+        return .failure(
+            ShardError(
+                "no CI shard variables found (CI_NODE_INDEX/CI_NODE_TOTAL, JOB_COMPLETION_INDEX with "
+                    + "HFR_SHARD_TOTAL, or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT)"))
+    }
+
+    /// The environment read one CI's way at a time.
+    private struct Variables {
+        let environment: [String: String]
+
+        /// `CI_NODE_INDEX` / `CI_NODE_TOTAL`, from 1 on GitLab, else from 0, or as HFR_SHARD_INDEX_BASE says.
+        func ciNode() -> Result<(Shard, String), ShardError> {
+            int("CI_NODE_INDEX").flatMap { index in
                 int("CI_NODE_TOTAL").flatMap { total in
                     var base = environment["GITLAB_CI"] != nil ? 1 : 0
                     var why = environment["GITLAB_CI"] != nil ? "GitLab, counted from 1" : "counted from 0"
@@ -41,7 +42,9 @@ public enum ShardEnvironment {
                 }
             }
         }
-        if environment["JOB_COMPLETION_INDEX"] != nil {
+
+        /// `JOB_COMPLETION_INDEX` (from 0) with `HFR_SHARD_TOTAL` or `JOB_COMPLETIONS`.
+        func kubernetes() -> Result<(Shard, String), ShardError> {
             let totalName = environment["HFR_SHARD_TOTAL"] != nil ? "HFR_SHARD_TOTAL" : "JOB_COMPLETIONS"
             guard environment[totalName] != nil else {
                 return .failure(
@@ -57,7 +60,9 @@ public enum ShardEnvironment {
                 }
             }
         }
-        if environment["SLURM_ARRAY_TASK_ID"] != nil {
+
+        /// `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_COUNT`, counted from `SLURM_ARRAY_TASK_MIN`.
+        func slurm() -> Result<(Shard, String), ShardError> {
             if let step = environment["SLURM_ARRAY_TASK_STEP"], step != "1" {
                 return .failure(ShardError("SLURM_ARRAY_TASK_STEP=\(step): use a contiguous array such as --array=0-3"))
             }
@@ -70,10 +75,23 @@ public enum ShardEnvironment {
                 }
             }
         }
-        return .failure(
-            ShardError(
-                "no CI shard variables found (CI_NODE_INDEX/CI_NODE_TOTAL, JOB_COMPLETION_INDEX with "
-                    + "HFR_SHARD_TOTAL, or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT)"))
+
+        func int(_ name: String) -> Result<Int, ShardError> {
+            guard let text = environment[name] else { return .failure(ShardError("\(name) is not set")) }
+            guard let value = Int(text) else {
+                return .failure(ShardError("\(name)=\(text) is not a whole number"))
+            }
+            return .success(value)
+        }
+
+        /// Shard `index` (1-based) of `total`, or why not; `from` names the variables.
+        func shard(_ index: Int, _ total: Int, from: String) -> Result<(Shard, String), ShardError> {
+            guard total >= 1 else { return .failure(ShardError("\(from): the total \(total) must be at least 1")) }
+            guard let shard = Shard(index: index, total: total) else {
+                return .failure(ShardError("\(from): shard \(index) of \(total) is out of range"))
+            }
+            return .success((shard, "shard \(shard) from \(from)"))
+        }
     }
 }
 

@@ -131,7 +131,7 @@ public struct BatchCommand: Command {
             Self.list(jobs, of: parsed.jobs.count, shard: part)
             return
         }
-        for path in [report, jsonReport].compactMap({ $0 }) { try Self.checkWritable(path) }
+        for path in [report, jsonReport].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
         let outcome = run(jobs)
         if let report {
             let xml = JUnitReport.document(
@@ -254,26 +254,12 @@ public struct BatchCommand: Command {
     }
 
     static func read(_ path: String) throws(HFRError) -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .io(path, errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .io(path, "is a directory, not a manifest") }
+        _ = try InputFile.status(of: path, expecting: "a manifest")
         guard let data = FileManager.default.contents(atPath: path) else { throw .io(path, "cannot be read") }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .usage("\(path): not UTF-8 text", of: BatchCommand.self)
         }
         return text
-    }
-
-    static func checkWritable(_ path: String) throws(HFRError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let dir = directory.isEmpty ? "." : directory
-        var info = stat()
-        guard stat(dir, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw .io(path, "directory \(dir) does not exist")
-        }
-        guard access(dir, W_OK) == 0 else { throw .io(path, "cannot write in \(dir)") }
     }
 
     static func write(_ text: String, to path: String) throws(HFRError) {

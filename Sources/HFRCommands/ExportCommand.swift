@@ -67,6 +67,24 @@ public struct ExportCommand: Command {
         guard input != output else {
             throw .usage("OUTPUT must differ from INPUT (inputs are never modified)", of: command)
         }
+        let mode = try Self.mode(arguments)
+        let range = try Self.range(arguments)
+        guard let audio = ExportSettings.AudioAlgorithm(rawValue: arguments.value("audio") ?? "spectral") else {
+            throw .usage("--audio must be spectral, time-domain, varispeed or mute", of: command)
+        }
+        guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
+            throw .usage("--reencode must be auto, never or always", of: command)
+        }
+        settings = ExportSettings(
+            input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        json = arguments.flag("json")
+        force = arguments.flag("force")
+    }
+
+    /// What to do, from `--conform`, `--fps`, `--speed` and `--ramp` (which exclude one another
+    /// as the time model says).
+    static func mode(_ arguments: ParsedArguments) throws(HFRError) -> ExportSettings.Mode {
+        let command = ExportCommand.self
         func rate(_ name: String) throws(HFRError) -> Rational? {
             guard let text = arguments.value(name) else { return nil }
             guard let r = Rational(parsing: text), r > Rational(0) else {
@@ -93,43 +111,32 @@ public struct ExportCommand: Command {
                 throw .usage("--ramp \(text): \(error.description)", of: command)
             }
         }
-        let mode: ExportSettings.Mode
         switch (conform, fps, speed, ramp) {
-        case (let c?, nil, nil, nil): mode = .conform(fps: c)
+        case (let c?, nil, nil, nil): return .conform(fps: c)
         case (_?, _, _, _): throw .usage("--conform excludes --fps, --speed and --ramp", of: command)
         case (nil, _, _?, _?): throw .usage("--speed and --ramp exclude each other", of: command)
-        case (nil, let f, let s?, nil): mode = .speed(s, fps: f)
-        case (nil, let f, nil, let r?): mode = .ramp(r, fps: f)
-        case (nil, let f?, nil, nil): mode = .realTime(fps: f)
+        case (nil, let f, let s?, nil): return .speed(s, fps: f)
+        case (nil, let f, nil, let r?): return .ramp(r, fps: f)
+        case (nil, let f?, nil, nil): return .realTime(fps: f)
         case (nil, nil, nil, nil):
             throw .usage("say what to do: --conform FPS, --fps FPS, --speed S or --ramp SPEC", of: command)
         }
-        var range: (start: Rational, end: Rational?)? = nil
-        if let text = arguments.value("range") {
-            let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            func seconds(_ s: Substring) -> Rational? {
-                s.isEmpty ? nil : (s == "0" ? Rational(0) : Duration(argument: String(s))?.seconds)
-            }
-            guard parts.count == 2, let a = parts[0].isEmpty ? Rational(0) : seconds(parts[0]) else {
-                throw .usage("--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: command)
-            }
-            let b = seconds(parts[1])
-            if !parts[1].isEmpty, b == nil {
-                throw .usage("--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: command)
-            }
-            if let b, b <= a { throw .usage("--range \(text) runs backwards or is empty", of: command) }
-            range = (a, b)
+    }
+
+    /// `--range A-B` in source seconds (`A-`: to the end).
+    static func range(_ arguments: ParsedArguments) throws(HFRError) -> (start: Rational, end: Rational?)? {
+        guard let text = arguments.value("range") else { return nil }
+        let invalid = HFRError.usage(
+            "--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: ExportCommand.self)
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        func seconds(_ s: Substring) -> Rational? {
+            s.isEmpty ? nil : (s == "0" ? Rational(0) : Duration(argument: String(s))?.seconds)
         }
-        guard let audio = ExportSettings.AudioAlgorithm(rawValue: arguments.value("audio") ?? "spectral") else {
-            throw .usage("--audio must be spectral, time-domain, varispeed or mute", of: command)
-        }
-        guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
-            throw .usage("--reencode must be auto, never or always", of: command)
-        }
-        settings = ExportSettings(
-            input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
-        json = arguments.flag("json")
-        force = arguments.flag("force")
+        guard parts.count == 2, let a = parts[0].isEmpty ? Rational(0) : seconds(parts[0]) else { throw invalid }
+        let b = seconds(parts[1])
+        if !parts[1].isEmpty, b == nil { throw invalid }
+        if let b, b <= a { throw .usage("--range \(text) runs backwards or is empty", of: ExportCommand.self) }
+        return (a, b)
     }
 
     public func run() throws(HFRError) {

@@ -6,11 +6,7 @@
 enum InputFile {
     /// Returns the file's size; throws for missing, directory, unreadable or empty inputs.
     static func validate(_ path: String) throws(HFRError) -> Int64 {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .io(path, errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .io(path, "is a directory, not a media file") }
+        let info = try status(of: path, expecting: "a media file")
         // open() rather than access(): it answers for the effective user, the way reading will.
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
@@ -19,5 +15,16 @@ enum InputFile {
         close(fd)
         if info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 { throw .badInput(path, "empty file") }
         return Int64(info.st_size)
+    }
+
+    /// stat(2) of an input that must exist and not be a directory (`expected` says what it should
+    /// be: "a media file", "a manifest").
+    static func status(of path: String, expecting expected: String) throws(HFRError) -> stat {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .io(path, errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .io(path, "is a directory, not \(expected)") }
+        return info
     }
 }

@@ -23,8 +23,14 @@ enum OutputFile {
             }
             unlink(partial)
         }
+        try checkDirectory(of: output)
+    }
+
+    /// The directory `output` goes in must exist and be writable (for its temporary and the rename).
+    static func checkDirectory(of output: String) throws(HFRError) {
         let slash = output.lastIndex(of: "/")
         let directory = slash.map { String(output[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        var info = stat()
         guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw .io(output, "directory \(directory) does not exist")
         }

@@ -306,6 +306,48 @@ import Testing
         #expect(w.outputs() == ["a.mp4", "b.mp4", "crash.mp4"])
     }
 
+    @Test func anInterruptedExportIsCancelledNotFailed() throws {
+        let w = try BatchWorkspace()
+        try w.add("layered-120fps.mp4", as: ["a.mp4", "stop.mp4"])
+        let manifest = try w.manifest(
+            """
+            { "schema": "hfr.batch/1",
+              "jobs": [ { "input": "in/*.mp4", "output": "out/{stem}.mp4", "conform": 30, "audio": "mute" } ] }
+            """)
+        // Each job runs this wrapper, which on one input ends as an interrupted export does (exit
+        // 130, its error line) and runs hfr otherwise. The batch itself is never stopped.
+        let wrapper = w.dir.path("hfr-wrapper")
+        let interrupted = "echo 'Error: '\"$3\"': interrupted; nothing written' >&2; exit 130"
+        try "#!/bin/sh\ncase \"$2\" in *stop*) \(interrupted) ;; esac\nexec \"\(Tool.hfrPath)\" \"$@\"\n".write(
+            toFile: wrapper, atomically: true, encoding: .utf8)
+        chmod(wrapper, 0o755)
+        let json = w.dir.path("report.json")
+        let junit = w.dir.path("junit.xml")
+        let r = try w.batch(
+            [manifest, "-j", "2", "--json-report", json, "--report", junit],
+            environment: ["HFR_BATCH_EXECUTABLE": wrapper])
+        // README: exit 1 when a job did not finish.
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("1 done, 0 up to date, 0 failed, 1 not done"), "\(r.stderr)")
+        #expect(r.stderr.contains("1 of 2 jobs were cancelled; first: "), "\(r.stderr)")
+        #expect(w.outputs() == ["a.mp4"])
+        #expect(w.temporaries().isEmpty)
+        let stopped = try w.reportJobs(json).first { ($0["input"] as? String)?.contains("stop") == true }
+        #expect(stopped?["status"] as? String == "cancelled")
+        #expect(stopped?["exitCode"] as? Int == 130)
+        #expect((stopped?["error"] as? String)?.hasSuffix("stop.mp4: interrupted; nothing written") == true)
+        let totals = try Tool.json(String(contentsOfFile: json, encoding: .utf8))["totals"] as? [String: Any]
+        #expect(totals?["cancelled"] as? Int == 1)
+        #expect(totals?["failed"] as? Int == 0)
+        // In JUnit a cancelled job is a skipped testcase, not a failure.
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\""))
+        #expect(xml.contains("<skipped message=\"cancelled while running: the export was interrupted\"/>"))
+        #expect(!xml.contains("<failure "))
+        // Nothing was written for it, so no resume record claims it.
+        #expect(!FileManager.default.fileExists(atPath: w.dir.path("out/stop.mp4.hfr-batch.json")))
+    }
+
     @Test func interruptStopsTheExportsAndStillWritesTheReports() throws {
         let w = try BatchWorkspace()
         try w.add("layered-120fps.mp4", as: (0..<12).map { "c\($0).mp4" })
@@ -381,6 +423,26 @@ struct BatchExampleTests {
         let r = try w.batch([manifest, "--dry-run"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.split(separator: "\n").count == 5)
+    }
+
+    @Test(arguments: [
+        (["missing.json"], "missing.json: no such file"),
+        (["in"], "in: is a directory, not a manifest"),
+        (["batch.json", "--report", "nowhere/junit.xml"], "nowhere/junit.xml: directory "),
+        (["batch.json", "--json-report", "nowhere/report.json"], "nowhere/report.json: directory "),
+    ])
+    func unreadableManifestsAndUnwritableReportsAreIOErrors(arguments: [String], message: String) throws {
+        let w = try BatchWorkspace()
+        try w.add("layered-120fps.mp4", as: ["a.mp4"])
+        try w.manifest(
+            """
+            { "schema": "hfr.batch/1", "jobs": [ { "input": "in/a.mp4", "output": "out/a.mp4", "conform": 30 } ] }
+            """)
+        let r = try w.batch(arguments.map { $0.hasPrefix("--") ? $0 : w.dir.path($0) })
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("Error: \(w.dir.path(message))"), "\(r.stderr)")
+        // Checked before any job runs.
+        #expect(w.outputs().isEmpty)
     }
 
     @Test func failFastStopsAtTheFirstFailure() throws {
