@@ -37,8 +37,12 @@ public struct BatchCommand: Command {
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
 
-        Exit codes: 0 every job of the shard succeeded (or was up to date), 1 a job failed or the
-        batch was stopped, 64 usage or bad manifest, 74 manifest unreadable or a report not writable.
+        A job whose export was interrupted (it exits 130, or the batch stopped it) is reported as
+        cancelled, not failed: JSON status "cancelled", a JUnit <skipped>.
+
+        Exit codes: 0 every job of the shard succeeded (or was up to date), 1 a job failed or was
+        cancelled or the batch was stopped, 64 usage or bad manifest, 74 manifest unreadable or a
+        report not writable.
         """
     public static let options: [OptionSpec] = [
         .positional("MANIFEST", optional: true, help: "The batch manifest (JSON, schema hfr.batch/1)."),

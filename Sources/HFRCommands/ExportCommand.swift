@@ -40,7 +40,8 @@ public struct ExportCommand: Command {
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (not H.264, truncated, corrupt, capture rate unknown) or refused by --reencode never,
-        74 output cannot be written or exists, 1 other.
+        74 output cannot be written or exists, 130 interrupted (Ctrl-C, SIGTERM: nothing written),
+        1 other.
         """
     public static let options: [OptionSpec] = [
         .positional("INPUT", help: "Recording to export (MP4, MOV, MKV with H.264 video)."),
