@@ -38,7 +38,9 @@ public struct ChildProcess {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = InterruptSignals.set
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in InterruptSignals.numbers { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 

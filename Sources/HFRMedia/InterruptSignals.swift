@@ -5,12 +5,14 @@
 /// Ctrl-C and SIGTERM, the two ways a user or a supervisor asks hfr to stop: one place that routes
 /// both to a handler (a recording's or export's stop flag, a batch's forwarding to its children).
 public enum InterruptSignals {
-    /// SIGINT and SIGTERM as a signal set (for `pthread_sigmask` and `posix_spawnattr_*`).
-    public static var set: sigset_t {
+    /// SIGINT and SIGTERM.
+    public static let numbers: [Int32] = [SIGINT, SIGTERM]
+
+    /// `numbers` as a signal set, for `pthread_sigmask`.
+    static var set: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+        for number in numbers { sigaddset(&set, number) }
         return set
     }
 
