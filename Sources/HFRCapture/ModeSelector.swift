@@ -125,16 +125,7 @@ public struct ModeSelector: Sendable {
             if s.hasSuffix(".0") { s.removeLast(2) }
             return s
         }
-        return String(format2: value)
-    }
-}
-
-extension String {
-    /// Two decimals without Foundation.
-    fileprivate init(format2 value: Double) {
-        let scaled = Int((value * 100).rounded())
-        let frac = abs(scaled % 100)
-        self = "\(scaled / 100).\(frac < 10 ? "0" : "")\(frac)"
+        return DecimalText.fixed(value, digits: 2)
     }
 }
 

@@ -97,9 +97,6 @@ enum ProbeText {
         return r.isInteger ? String(r.numerator) : "\(r) (\(DecimalText.fixed(r.doubleValue, digits: 3)))"
     }
 
-    /// Kept for RecordStatus until it calls `DecimalText.fixed` itself.
-    static func fixed(_ value: Double, _ digits: Int) -> String { DecimalText.fixed(value, digits: digits) }
-
     static func signed(_ value: Double) -> String { (value >= 0 ? "+" : "") + DecimalText.fixed(value, digits: 1) }
 
     static func percent(_ share: Double) -> String { DecimalText.fixed(share * 100, digits: 1) + " %" }

@@ -14,20 +14,20 @@ enum RecordStatus {
         let bytes = stats.bytes.load(ordering: .relaxed)
         let bitrate = seconds.doubleValue > 0 ? Double(bytes) * 8 / seconds.doubleValue / 1e6 : 0
         let line =
-            "\r\u{1B}[K\(encoded) frames  \(ProbeText.fixed(seconds.doubleValue, 2)) s  "
+            "\r\u{1B}[K\(encoded) frames  \(DecimalText.fixed(seconds.doubleValue, digits: 2)) s  "
             + "dropped \(stats.droppedLate.load(ordering: .relaxed))  queue \(depth)/\(settings.queueCapacity)  "
-            + "\(ProbeText.fixed(Double(bytes) / 1e6, 1)) MB  \(ProbeText.fixed(bitrate, 1)) Mb/s"
+            + "\(DecimalText.fixed(Double(bytes) / 1e6, digits: 1)) MB  \(DecimalText.fixed(bitrate, digits: 1)) Mb/s"
         Console.error(line)
     }
 
     static func summary(_ r: RecordReport) -> String {
         let layers = r.framesPerLayer.enumerated().map { "L\($0.offset) \($0.element)" }.joined(separator: ", ")
         return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "
-            + "\(ProbeText.rate(r.frameRate)) fps (\(ProbeText.fixed(r.videoDuration.doubleValue, 3)) s), "
+            + "\(ProbeText.rate(r.frameRate)) fps (\(DecimalText.fixed(r.videoDuration.doubleValue, digits: 3)) s), "
             + "\(r.temporalLayers) layers (\(layers)), dropped \(r.framesDroppedLate) late, "
             + RecordStatus.losses(r)
-            + "\(ProbeText.fixed(Double(r.bytes) / 1e6, 1)) MB, stopped by \(r.stopReason.rawValue), "
-            + "\(ProbeText.fixed(r.wallSeconds, 1)) s wall (\(ProbeText.fixed(r.achievedFPS, 1)) fps)"
+            + "\(DecimalText.fixed(Double(r.bytes) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
+            + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall (\(DecimalText.fixed(r.achievedFPS, digits: 1)) fps)"
     }
 
     /// "camera dropped 3, 1 corrupt skipped, " — what the source lost, when it lost anything.

@@ -12,15 +12,9 @@ enum RecordingFinalizer {
     /// The capture-rate tags: Android's decimal key (which other tools read) and hfr's exact one.
     static func captureRateTags(_ rate: Rational) -> [String: String] {
         [
-            Prober.androidCaptureRateKey: formatDecimal(rate),
+            Prober.androidCaptureRateKey: DecimalText.fixed(rate, digits: 6),
             Prober.captureRateKey: rate.description,
         ]
-    }
-
-    static func formatDecimal(_ rate: Rational) -> String {
-        let micro = (rate * Rational(1_000_000)).rounded()
-        let fraction = String(micro % 1_000_000)
-        return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
     /// How the audio track's samples lie: `priming` encoder-delay samples first, then `samples` real ones.
