@@ -3,8 +3,9 @@ import HFRProbe
 
 /// What export needs to know about the input before writing anything, from one read of every
 /// packet (no decoding): capture rate, temporal structure, and the frames cuts can snap to.
-/// A conform keeps every frame, so when the capture rate is tagged it needs only the header
-/// (`quick`): the one pass that copies then also checks every packet.
+/// An export that keeps every frame needs no bitstream facts (`quick`): the header when the capture
+/// rate is tagged, else the container's index, which holds every frame's time in MP4/MOV. Then the
+/// one pass that copies is the only read of the packets, and it also checks every one.
 ///
 /// Memory is constant: `Prober` keeps counters, and only a few times are remembered here.
 public struct InputAnalysis: Sendable {
@@ -42,39 +43,10 @@ public struct InputAnalysis: Sendable {
         // Time 0 is where presentation starts: after an edit list, the container's start time, with
         // the frames the list hides before it (they may be needed as references) at negative times.
         let presentationStart = try videoStartTime(path)
-        var firstTime: Rational?
-        var firstBase: Rational?
-        var keyBefore: Rational?
-        var keyAfter: Rational?
-        var reordering = false
-        var lastDts: Int64?
-        var gaps = [GapRange](repeating: GapRange(), count: allLevels + 1)
+        var times = FrameTimes(presentationStart: presentationStart, range: range)
         let report: ProbeReport
         do {
-            // Without a container start time, times are taken from the first frame read; with
-            // B-frames that is the first keyframe, also the earliest presented frame.
-            report = try Prober.probe(path: path, fileSize: fileSize) { frame in
-                if let pts = frame.pts, let dts = frame.dts, pts != dts { reordering = true }
-                if let dts = frame.dts, let last = lastDts, dts < last { reordering = true }
-                lastDts = frame.dts ?? lastDts
-                if let structure = frame.structure {
-                    // Levels as LayerPlan counts them: temporal id, else 1 for non-reference frames.
-                    let level = structure.temporalID ?? (structure.isDroppable ? 1 : 0)
-                    for cut in min(level, allLevels)...allLevels { gaps[cut].keep(frame.pts) }
-                }
-                if firstTime == nil, let t = frame.time { firstTime = t }
-                guard let t = frame.time, let origin = presentationStart ?? firstTime else { return }
-                let relative = t - origin
-                if frame.structure?.temporalID == 0 || frame.structure?.temporalID == nil,
-                    firstBase == nil || relative < firstBase!
-                {
-                    firstBase = relative
-                }
-                if frame.isKeyframe, let r = range {
-                    if relative <= r.start, keyBefore.map({ relative > $0 }) ?? true { keyBefore = relative }
-                    if let e = r.end, relative >= e, keyAfter.map({ relative < $0 }) ?? true { keyAfter = relative }
-                }
-            }
+            report = try Prober.probe(path: path, fileSize: fileSize) { times.add($0) }
         } catch {
             switch error {
             case .av(let f): throw .reading(f)
@@ -87,42 +59,26 @@ public struct InputAnalysis: Sendable {
         }
         guard let structure = report.video else { throw .badInput("no video stream") }
         let video = report.streams[structure.streamIndex].info
-        guard video.codecName == "h264" else {
-            throw .badInput("video is \(video.codecName), not H.264 (export works on H.264 only)")
-        }
+        try checkCodec(video)
         guard structure.frameCount > 0 else { throw .badInput("the video stream has no frames") }
-        guard let capture = structure.captureFrameRate, structure.captureFrameRateSource != .unknown else {
-            throw .badInput("capture rate unknown: no com.android.capture.fps tag and no frame timestamps")
-        }
-        let stream = report.streams[structure.streamIndex]
-        guard let firstPts = stream.firstPts, let duration = stream.measuredDuration, duration > Rational(0) else {
-            throw .badInput("capture rate unknown: the video frames carry no timestamps")
-        }
-        let earliest = Rational.seconds(firstPts, in: video.timeBase)
-        let origin = presentationStart.map { $0 > earliest ? $0 : earliest } ?? earliest
-        var rate = capture
-        // A rate measured from coarse timestamps (Matroska's milliseconds: 59000/983) is the
-        // container's declared rate when that is within 1 %: the exact value the timestamps round.
-        if structure.captureFrameRateSource == .measured,
-            let declared = video.realFrameRate ?? video.averageFrameRate,
-            abs(((declared - capture) / declared).doubleValue) < 0.01
-        {
-            rate = declared
-        }
-        let evenCuts = Set(gaps.indices.filter { gaps[$0].isEven })
-        return InputAnalysis(
-            video: video, audio: report.streams.first { $0.info.kind == .audio }?.info, captureRate: rate,
-            captureRateSource: structure.captureFrameRateSource, layerSignalling: structure.layerSignalling,
-            levelCount: LayerPlan.levelCount(structure),
-            losslessStrides: LayerPlan.losslessStrides(structure, evenCuts: evenCuts),
-            isEvenlySpaced: reordering || evenCuts.contains(allLevels),
-            origin: origin, end: earliest + duration - origin, firstBaseLayerTime: firstBase,
-            keyframeBeforeStart: keyBefore, keyframeAfterEnd: keyAfter, hasReordering: reordering)
+        let evenCuts = Set(times.gaps.indices.filter { times.gaps[$0].isEven })
+        return try InputAnalysis(
+            video: video, audio: report.streams.first { $0.info.kind == .audio }?.info,
+            stream: report.streams[structure.streamIndex],
+            capture: (structure.captureFrameRate, structure.captureFrameRateSource), times: times,
+            layers: (
+                structure.layerSignalling, LayerPlan.levelCount(structure),
+                LayerPlan.losslessStrides(structure, evenCuts: evenCuts)
+            ))
     }
 
-    /// From the header alone, for exports that keep every frame; nil when that is not enough
-    /// (no capture-rate tag, no declared duration).
-    public static func quick(path: String) throws(ExportFailure) -> InputAnalysis? {
+    /// Without reading the packets, for exports that keep every frame: from the header when the
+    /// capture rate is tagged and no `range` needs keyframes, else from the container's index
+    /// (MP4/MOV without B-frames: every frame's time and keyframe flag, see `IndexScan`). Nil when
+    /// neither is enough; `analyze` reads the packets then.
+    public static func quick(
+        path: String, range: (start: Rational, end: Rational?)? = nil
+    ) throws(ExportFailure) -> InputAnalysis? {
         let demuxer: Demuxer
         do {
             demuxer = try Demuxer(url: path)
@@ -133,17 +89,30 @@ public struct InputAnalysis: Sendable {
         guard let video = streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
             throw .badInput("no video stream")
         }
+        try checkCodec(video)
+        let audio = streams.first { $0.kind == .audio }
+        if range == nil,
+            let (rate, source) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata),
+            let duration = video.durationSeconds, duration > Rational(0)
+        {
+            return InputAnalysis(
+                video: video, audio: audio, captureRate: rate, captureRateSource: source, layerSignalling: nil,
+                levelCount: allLevels + 1, losslessStrides: [1: allLevels], isEvenlySpaced: true,
+                origin: video.startSeconds ?? Rational(0), end: duration, firstBaseLayerTime: nil,
+                keyframeBeforeStart: nil, keyframeAfterEnd: nil, hasReordering: false)
+        }
+        var times = FrameTimes(presentationStart: video.startSeconds, range: range)
+        guard let scan = IndexScan.scan(demuxer, path: path, onFrame: { times.add($0) }) else { return nil }
+        return try InputAnalysis(
+            video: video, audio: audio, stream: scan.stream,
+            capture: (scan.captureFrameRate, scan.captureFrameRateSource), times: times,
+            layers: (nil, allLevels + 1, [1: allLevels]))
+    }
+
+    private static func checkCodec(_ video: StreamInfo) throws(ExportFailure) {
         guard video.codecName == "h264" else {
             throw .badInput("video is \(video.codecName), not H.264 (export works on H.264 only)")
         }
-        guard let (rate, source) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata),
-            let duration = video.durationSeconds, duration > Rational(0)
-        else { return nil }
-        return InputAnalysis(
-            video: video, audio: streams.first { $0.kind == .audio }, captureRate: rate, captureRateSource: source,
-            layerSignalling: nil, levelCount: allLevels + 1, losslessStrides: [1: allLevels], isEvenlySpaced: true,
-            origin: video.startSeconds ?? Rational(0), end: duration, firstBaseLayerTime: nil,
-            keyframeBeforeStart: nil, keyframeAfterEnd: nil, hasReordering: false)
     }
 
     /// The main video stream's start time as the container declares it (edit lists applied).
@@ -153,6 +122,86 @@ public struct InputAnalysis: Sendable {
             return demuxer.streams.first { $0.kind == .video && !$0.isAttachedPicture }?.startSeconds
         } catch {
             throw .reading(error)
+        }
+    }
+}
+
+extension InputAnalysis {
+    /// From measured timing: the capture rate, source time 0 and the end.
+    fileprivate init(
+        video: StreamInfo, audio: StreamInfo?, stream: ProbeReport.Stream,
+        capture: (rate: Rational?, source: ProbeReport.CaptureRateSource), times: FrameTimes,
+        layers: (signalling: ProbeReport.LayerSignalling?, levelCount: Int, losslessStrides: [Int: Int])
+    ) throws(ExportFailure) {
+        guard let captureRate = capture.rate, capture.source != .unknown else {
+            throw .badInput("capture rate unknown: no com.android.capture.fps tag and no frame timestamps")
+        }
+        guard let firstPts = stream.firstPts, let duration = stream.measuredDuration, duration > Rational(0) else {
+            throw .badInput("capture rate unknown: the video frames carry no timestamps")
+        }
+        let earliest = Rational.seconds(firstPts, in: video.timeBase)
+        let origin = times.presentationStart.map { $0 > earliest ? $0 : earliest } ?? earliest
+        var rate = captureRate
+        // A rate measured from coarse timestamps (Matroska's milliseconds: 59000/983) is the
+        // container's declared rate when that is within 1 %: the exact value the timestamps round.
+        if capture.source == .measured, let declared = video.realFrameRate ?? video.averageFrameRate,
+            abs(((declared - captureRate) / declared).doubleValue) < 0.01
+        {
+            rate = declared
+        }
+        self.init(
+            video: video, audio: audio, captureRate: rate, captureRateSource: capture.source,
+            layerSignalling: layers.signalling, levelCount: layers.levelCount, losslessStrides: layers.losslessStrides,
+            isEvenlySpaced: times.hasReordering || times.gaps[InputAnalysis.allLevels].isEven,
+            origin: origin, end: earliest + duration - origin,
+            firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,
+            keyframeBeforeStart: times.keyBefore, keyframeAfterEnd: times.keyAfter, hasReordering: times.hasReordering)
+    }
+}
+
+/// What the analysis remembers while the video frames go by, in decode order (from the packets or
+/// the index): constant memory.
+private struct FrameTimes {
+    let presentationStart: Rational?
+    let range: (start: Rational, end: Rational?)?
+    var firstTime: Rational?
+    var firstBase: Rational?
+    var keyBefore: Rational?
+    var keyAfter: Rational?
+    var hasReordering = false
+    var lastDts: Int64?
+    /// Spacing of the frames each level cut keeps; without bitstream facts only "all levels" is fed.
+    var gaps = [GapRange](repeating: GapRange(), count: InputAnalysis.allLevels + 1)
+
+    init(presentationStart: Rational?, range: (start: Rational, end: Rational?)?) {
+        self.presentationStart = presentationStart
+        self.range = range
+    }
+
+    mutating func add(_ frame: ProbedFrame) {
+        if let pts = frame.pts, let dts = frame.dts, pts != dts { hasReordering = true }
+        if let dts = frame.dts, let last = lastDts, dts < last { hasReordering = true }
+        lastDts = frame.dts ?? lastDts
+        if let structure = frame.structure {
+            // Levels as LayerPlan counts them: temporal id, else 1 for non-reference frames.
+            let level = structure.temporalID ?? (structure.isDroppable ? 1 : 0)
+            for cut in min(level, InputAnalysis.allLevels)...InputAnalysis.allLevels { gaps[cut].keep(frame.pts) }
+        } else {
+            gaps[InputAnalysis.allLevels].keep(frame.pts)
+        }
+        // Without a container start time, times are taken from the first frame read; with
+        // B-frames that is the first keyframe, also the earliest presented frame.
+        if firstTime == nil, let t = frame.time { firstTime = t }
+        guard let t = frame.time, let origin = presentationStart ?? firstTime else { return }
+        let relative = t - origin
+        if frame.structure?.temporalID == 0 || frame.structure?.temporalID == nil,
+            firstBase == nil || relative < firstBase!
+        {
+            firstBase = relative
+        }
+        if frame.isKeyframe, let r = range {
+            if relative <= r.start, keyBefore.map({ relative > $0 }) ?? true { keyBefore = relative }
+            if let e = r.end, relative >= e, keyAfter.map({ relative < $0 }) ?? true { keyAfter = relative }
         }
     }
 }

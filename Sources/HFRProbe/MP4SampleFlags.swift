@@ -6,12 +6,18 @@
 ///
 /// FFmpeg 5.1's MOV demuxer reads `sdtp` but does not pass it on in packet flags, so hfr reads the
 /// marks itself: `sdtp` in `moov` for regular files, and the sample flags of `trun`/`tfhd`/`trex`
-/// for fragmented ones. Only the small index boxes are read; media data is skipped.
+/// for fragmented ones. Only the small index boxes are read; media data is skipped. It also notes
+/// what decides whether FFmpeg's index alone gives packet timestamps (`IndexScan`): composition
+/// offsets (`ctts`) and fragments.
 struct MP4SampleFlags {
     /// Per track, in `trak` order (FFmpeg's stream order): one entry per sample, in sample order.
     private(set) var disposableByTrack: [[Bool]] = []
     /// Whether any track carries marks at all (an `sdtp` box or fragment sample flags).
     private(set) var hasMarks = false
+    /// Tracks (in `trak` order) with a `ctts` box: presentation times differ from decode times.
+    private(set) var tracksWithCompositionOffsets: Set<Int> = []
+    /// Whether the file is fragmented (`mvex`/`moof`): samples are indexed as fragments are read.
+    private(set) var isFragmented = false
 
     private var trackIDs: [UInt32] = []
     private var defaultFlagsByTrackID: [UInt32: UInt32] = [:]
@@ -50,7 +56,11 @@ struct MP4SampleFlags {
             else { return false }
             let bodyStart = offset + headerSize
             let bodyEnd = offset + size
+            if type == "ctts", !trackIDs.isEmpty {
+                tracksWithCompositionOffsets.insert(trackIDs.count - 1)
+            }
             if MP4SampleFlags.containers.contains(type) {
+                if type == "mvex" || type == "moof" { isFragmented = true }
                 if type == "trak" {
                     trackIDs.append(0)
                     disposableByTrack.append([])

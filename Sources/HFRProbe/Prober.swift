@@ -119,19 +119,21 @@ public enum Prober {
         return nil
     }
 
+    /// The capture rate: declared by a tag, else measured from the timestamps, else the container's
+    /// average rate.
+    static func captureRate(
+        info: StreamInfo, measured: Rational?, tags: [String: String]
+    ) -> (Rational?, ProbeReport.CaptureRateSource) {
+        if let (rate, source) = declaredCaptureRate(tags: tags, streamTags: info.metadata) { return (rate, source) }
+        if let rate = measured ?? info.averageFrameRate { return (rate, .measured) }
+        return (nil, .unknown)
+    }
+
     private static func videoStructure(
         info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isH264: Bool
     ) -> ProbeReport.VideoStructure {
         let playback = info.averageFrameRate ?? report.measuredFrameRate
-        let capture: Rational?
-        let source: ProbeReport.CaptureRateSource
-        if let (rate, s) = declaredCaptureRate(tags: tags, streamTags: info.metadata) {
-            (capture, source) = (rate, s)
-        } else if let measured = report.measuredFrameRate ?? playback {
-            (capture, source) = (measured, .measured)
-        } else {
-            (capture, source) = (nil, .unknown)
-        }
+        let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags)
         return .init(
             streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
             playbackFrameRate: playback, isBitstreamAnalyzed: isH264, layerSignalling: layers.signalling,

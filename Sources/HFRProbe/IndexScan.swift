@@ -1,0 +1,65 @@
+import HFRMedia
+
+/// The main video stream's frames from the container's index instead of its packets. FFmpeg's MOV
+/// demuxer builds the index from the sample tables when it opens the file, so every frame's time,
+/// size, position and keyframe flag are known without reading any media data.
+///
+/// The index holds decode times. It stands in for the packets only where those are also the
+/// presentation times and it lists every frame: a regular (not fragmented) MP4/MOV whose video track
+/// has no composition offsets (`ctts`) and no reorder delay, with as many entries as the track
+/// declares. The MOV demuxer then gives each packet exactly these timestamps: pts = dts = the entry's
+/// time, and the next entry's time minus it as duration (the track's duration for the last one).
+/// Bitstream facts (temporal layers, reference flags) still need the packets: see `Prober`.
+public struct IndexScan: Sendable {
+    /// The main video stream.
+    public let video: StreamInfo
+    /// What reading every packet would measure: frames, bytes, earliest time, rate, duration.
+    public let stream: ProbeReport.Stream
+    /// Frames per second of capture: from file metadata when present, else measured.
+    public let captureFrameRate: Rational?
+    public let captureFrameRateSource: ProbeReport.CaptureRateSource
+
+    /// Scans the index of `demuxer` (opened on `path`); calls `onFrame` with each video frame in
+    /// decode order, as `Prober` would (without `structure`). Nil when the index cannot stand in for
+    /// the packets (other containers, fragments, composition offsets, missing entries).
+    public static func scan(
+        _ demuxer: borrowing Demuxer, path: String, onFrame: ((ProbedFrame) -> Void)? = nil
+    ) -> IndexScan? {
+        guard demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4"),
+            let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }),
+            demuxer.reorderDelay(ofStream: video.index) == 0, video.declaredFrameCount > 0,
+            Int64(demuxer.indexEntryCount(ofStream: video.index)) == video.declaredFrameCount,
+            let marks = MP4SampleFlags(path: path), !marks.isFragmented,
+            !marks.tracksWithCompositionOffsets.contains(video.index)
+        else { return nil }
+        var tally = StreamTally()
+        // One entry behind: a frame's duration is the next frame's time minus its own.
+        var pending: IndexEntry?
+        var frameIndex = 0
+        func add(_ entry: IndexEntry, next: Int64) {
+            tally.add(
+                pts: entry.timestamp, duration: next >= entry.timestamp ? next - entry.timestamp : 0, size: entry.size)
+            onFrame?(
+                ProbedFrame(
+                    index: frameIndex, pts: entry.timestamp, dts: entry.timestamp,
+                    time: Rational.seconds(entry.timestamp, in: video.timeBase), size: entry.size,
+                    isKeyframe: entry.isKeyframe, structure: nil,
+                    isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)))
+            frameIndex += 1
+        }
+        demuxer.forEachIndexEntry(ofStream: video.index) { entry in
+            if let previous = pending { add(previous, next: entry.timestamp) }
+            pending = entry
+        }
+        if let last = pending { add(last, next: video.duration ?? last.timestamp) }
+        let measured = tally.measuredFrameRate(timeBase: video.timeBase)
+        let (capture, source) = Prober.captureRate(info: video, measured: measured, tags: demuxer.metadata)
+        return IndexScan(
+            video: video,
+            stream: ProbeReport.Stream(
+                info: video, packetCount: tally.packetCount, frameCount: tally.packetCount,
+                byteCount: tally.byteCount, firstPts: tally.minStart, measuredFrameRate: measured,
+                measuredDuration: tally.measuredDuration(timeBase: video.timeBase)),
+            captureFrameRate: capture, captureFrameRateSource: source)
+    }
+}
