@@ -2,7 +2,7 @@ import Foundation
 import HFRMedia
 
 /// Progress of a long export on stderr: a live line on a terminal, else a line every few seconds.
-final class ExportProgress: @unchecked Sendable {
+final class ExportProgress {
     let isTerminal: Bool
     private let started = Date()
     private var lastLine = Date.distantPast

@@ -1,4 +1,3 @@
-import CFFmpeg
 import Foundation
 import HFRMedia
 import Synchronization
