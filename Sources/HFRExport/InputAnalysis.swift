@@ -85,6 +85,14 @@ public struct InputAnalysis: Sendable {
         } catch {
             throw .reading(error)
         }
+        return try quick(demuxer, path: path, range: range)
+    }
+
+    /// `quick` on an open `demuxer` (of `path`), which can then read the packets: the index is
+    /// read without moving it.
+    public static func quick(
+        _ demuxer: borrowing Demuxer, path: String, range: (start: Rational, end: Rational?)? = nil
+    ) throws(ExportFailure) -> InputAnalysis? {
         let streams = demuxer.streams
         guard let video = streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
             throw .badInput("no video stream")

@@ -69,4 +69,17 @@ import Testing
             #expect(quick.layerSignalling == nil, "\(at)")
         }
     }
+
+    /// Export opens the input once: after the index analysis the demuxer still reads every packet.
+    @Test func demuxerReadsEveryPacketAfterQuickAnalysis() throws {
+        let demuxer = try Demuxer(url: InputAnalysisTests.layered)
+        let analysis = try #require(
+            try InputAnalysis.quick(demuxer, path: InputAnalysisTests.layered, range: (Rational(0), nil)))
+        let packet = try Packet()
+        var frames = 0
+        while try demuxer.read(into: packet) {
+            if packet.streamIndex == analysis.video.index { frames += 1 }
+        }
+        #expect(frames == 240)
+    }
 }
