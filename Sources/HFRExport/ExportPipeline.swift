@@ -21,12 +21,13 @@ public final class ExportPipeline {
     /// Runs the export; `progress` gets the share of the input read (0…1) now and then.
     public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
-        let analysis = try analyze(fileSize: fileSize)
+        let demuxer = try ExportPipeline.openInput(settings.input)
+        let analysis = try analyze(demuxer, fileSize: fileSize)
         let plan = try ExportPlan.make(settings, analysis)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
         let output = AtomicOutput(path: settings.output)
         var report = try write(
-            to: output.temporaryPath, analysis: analysis, plan: plan, fileSize: fileSize, progress: progress)
+            demuxer, to: output.temporaryPath, analysis: analysis, plan: plan, fileSize: fileSize, progress: progress)
         do {
             try output.commit()
         } catch {
@@ -36,11 +37,11 @@ public final class ExportPipeline {
         return report
     }
 
-    /// A conform keeps every frame: with a tagged capture rate the header says all the plan needs;
-    /// everything else reads the packets first.
-    private func analyze(fileSize: Int64) throws(ExportFailure) -> InputAnalysis {
-        if case .conform = settings.mode, settings.range == nil, settings.reencode != .always,
-            let quick = try InputAnalysis.quick(path: settings.input)
+    /// A conform keeps every frame: the header (a tagged capture rate) or the container's index (an
+    /// MP4/MOV sample table) says all the plan needs; everything else reads the packets first.
+    private func analyze(_ demuxer: borrowing Demuxer, fileSize: Int64) throws(ExportFailure) -> InputAnalysis {
+        if case .conform = settings.mode, settings.reencode != .always,
+            let quick = try InputAnalysis.quick(demuxer, path: settings.input, range: settings.range)
         {
             return quick
         }
@@ -49,12 +50,11 @@ public final class ExportPipeline {
 
     /// Writes the whole output to `path`: streams, header, every packet, trailer.
     private func write(
-        to path: String, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64,
+        _ demuxer: borrowing Demuxer, to path: String, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64,
         progress: ((Double) -> Void)?
     ) throws(ExportFailure) -> ExportReport {
         let video = analysis.video
         let audio = settings.audio == .mute ? nil : analysis.audio
-        let demuxer = try ExportPipeline.openInput(settings.input)
         demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? [])))
         let format = AtomicOutput.containerFormat(for: settings.output)
         let muxer = try ExportPipeline.openOutput(path, format: format)

@@ -7,7 +7,9 @@ extension Encoder {
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(channels))
         let chosen = layout
-        return try Encoder(name: "aac") { ctx in
+        // The "fast" coder (FFmpeg's own default from 2016 to 2018) instead of 5.1's "twoloop", which
+        // takes twice as long on low-pitched sound: a 4x varispeed stretch spent 93 % of its time there.
+        return try Encoder(name: "aac", options: ["aac_coder": "fast"]) { ctx in
             ctx.pointee.sample_rate = Int32(sampleRate)
             ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
             ctx.pointee.ch_layout = chosen

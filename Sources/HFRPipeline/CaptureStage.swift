@@ -29,6 +29,9 @@ final class CaptureStage {
     private let latePolicy: BoundedQueue<Frame>.FullPolicy
     /// End of the last frame kept, in seconds from the first.
     private var videoEnd = Rational(0)
+    /// What the source had lost when the last kept frame arrived: a gap before a frame the limits
+    /// then turned away lies outside the recording and is not reported.
+    private var lossesAtLastFrame: SourceLosses?
 
     private var firstVideoPts: Int64?
     private var lastVideoTime: Rational?
@@ -82,7 +85,7 @@ final class CaptureStage {
         audioQueue?.finish()
         outcome.videoEnd = videoEnd
         outcome.sourcePixelFormat = input.sourcePixelFormat
-        outcome.sourceLosses = input.losses
+        outcome.sourceLosses = lossesAtLastFrame
         return outcome
     }
 
@@ -134,6 +137,7 @@ final class CaptureStage {
         }
         stats.noteQueueDepth(videoQueue.depth)
         videoEnd = time + frameDuration
+        lossesAtLastFrame = input.losses
         while let frame = deviceAudio?.queue.tryPop() { pendingAudio.append(frame) }
         forwardAudio(upTo: videoEnd, isFinal: false)
         return nil

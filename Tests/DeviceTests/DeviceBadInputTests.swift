@@ -18,7 +18,8 @@ extension DeviceTests {
             // Another program streams from the camera (v4l2-ctl, for 10 s at most).
             let other = try BackgroundProcess(
                 "/usr/bin/v4l2-ctl", ["-d", Guest.camera, "--stream-mmap", "--stream-count=600"], directory: dir)
-            usleep(1_500_000)
+            // It prints a mark per frame: once one is out, it holds the camera's buffers.
+            #expect(other.waitForOutput(timeout: 20), "v4l2-ctl did not start streaming")
             let r = try Tool.hfr(["record", dir.path("x.mp4"), "--device", Guest.camera, "--frames", "10"])
             other.send(SIGTERM)
             _ = other.wait()

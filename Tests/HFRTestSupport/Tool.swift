@@ -88,6 +88,19 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Sends `signal` to the process.
     public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    /// Waits until the process has printed something (on either stream); false after `timeout` seconds.
+    public func waitForOutput(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            for url in [stdoutURL, stderrURL] {
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                if size > 0 { return true }
+            }
+            usleep(50_000)
+        }
+        return false
+    }
+
     /// Waits for the exit and returns what it printed; removes the output files.
     public func wait() -> ToolResult {
         process.waitUntilExit()
