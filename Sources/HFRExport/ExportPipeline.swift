@@ -57,7 +57,8 @@ public final class ExportPipeline {
         let audio = settings.audio == .mute ? nil : analysis.audio
         demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? [])))
         let format = AtomicOutput.containerFormat(for: settings.output)
-        let muxer = try ExportPipeline.openOutput(path, format: format)
+        let mapped = MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format)
+        let muxer = try ExportPipeline.openOutput(path, format: format, copyingFrom: mapped?.file)
         let videoOut = try VideoOutput(
             demuxer: demuxer, muxer: muxer, info: video, plan: plan, origin: analysis.origin)
         let audioOut = try audio.map { a throws(ExportFailure) in
@@ -67,7 +68,8 @@ public final class ExportPipeline {
         }
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis)
         try audioOut?.prepare(input: settings.input)
-        try copyPackets(demuxer, to: muxer, video: videoOut, audio: audioOut, fileSize: fileSize, progress: progress)
+        try copyPackets(
+            demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, fileSize: fileSize, progress: progress)
         try videoOut.finish(to: muxer)
         try audioOut?.finish(to: muxer)
         do {
@@ -97,10 +99,11 @@ public final class ExportPipeline {
         }
     }
 
-    /// The one pass over the input: every packet checked, then handed to its stream's output.
+    /// The one pass over the input: every packet checked, then handed to its stream's output. With
+    /// `mapped`, video packets come from the index and view the mapped input; else all are read.
     private func copyPackets(
-        _ demuxer: borrowing Demuxer, to muxer: borrowing Muxer, video: VideoOutput, audio: AudioOutput?,
-        fileSize: Int64, progress: ((Double) -> Void)?
+        _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to muxer: borrowing Muxer, video: VideoOutput,
+        audio: AudioOutput?, fileSize: Int64, progress: ((Double) -> Void)?
     ) throws(ExportFailure) {
         let packet: Packet
         do {
@@ -110,27 +113,38 @@ public final class ExportPipeline {
         }
         var lastProgress = Date()
         var videoPackets = 0
-        while true {
-            let more: Bool
-            do {
-                more = try demuxer.read(into: packet)
-            } catch {
-                throw .badInput("truncated or corrupt (\(error))")
-            }
-            guard more else { break }
+        func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
                 throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
             }
-            if packet.streamIndex == video.info.index {
+            if isVideo {
                 videoPackets += 1
                 try video.write(packet, to: muxer)
-            } else if let audio, packet.streamIndex == audio.info.index {
+            } else if let audio {
                 try audio.write(packet, to: muxer)
             }
             if let progress, let position = packet.position, Date().timeIntervalSince(lastProgress) > 0.5 {
                 lastProgress = Date()
                 progress(Double(position) / Double(max(1, fileSize)))
+            }
+        }
+        if let mapped {
+            // The demuxer reads only the audio (the video's samples are not read at all; the MOV
+            // demuxer still hands out empty packets for them, skipped here).
+            demuxer.discardStreams(except: audio.map { [$0.info.index] } ?? [])
+            try mapped.forEachPacket(
+                video: video.info,
+                nextAudio: { () throws(ExportFailure) in
+                    guard let audio else { return nil }
+                    while try ExportPipeline.read(demuxer, into: packet) {
+                        if packet.streamIndex == audio.info.index { return packet }
+                    }
+                    return nil
+                }, handle)
+        } else {
+            while try ExportPipeline.read(demuxer, into: packet) {
+                try handle(packet, isVideo: packet.streamIndex == video.info.index)
             }
         }
         for (info, read) in [(video.info, videoPackets)] + (audio.map { [($0.info, $0.packetsIn)] } ?? [])
@@ -162,6 +176,15 @@ public final class ExportPipeline {
         return report
     }
 
+    /// The next packet of the streams not discarded; false at the end.
+    private static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
+        do {
+            return try demuxer.read(into: packet)
+        } catch {
+            throw .badInput("truncated or corrupt (\(error))")
+        }
+    }
+
     private static func openInput(_ path: String) throws(ExportFailure) -> Demuxer {
         do {
             return try Demuxer(url: path)
@@ -170,8 +193,11 @@ public final class ExportPipeline {
         }
     }
 
-    private static func openOutput(_ path: String, format: String) throws(ExportFailure) -> Muxer {
+    private static func openOutput(_ path: String, format: String, copyingFrom file: MappedFile?) throws(ExportFailure)
+        -> Muxer
+    {
         do {
+            if let file { return try Muxer(path: path, format: format, copyingFrom: file) }
             return try Muxer(path: path, format: format)
         } catch {
             throw .writing(error)

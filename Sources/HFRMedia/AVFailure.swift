@@ -99,7 +99,7 @@ public enum Drain<Value> {
 
 extension AVFailure {
     /// A failed system call as FFmpeg would report it (AVERROR of the errno).
-    public init(errno: Errno, operation: String) {
-        self.init(code: hfr_averror(errno.rawValue), operation: operation)
+    public init(errno: Errno, operation: String, stage: Stage = .other) {
+        self.init(code: hfr_averror(errno.rawValue), operation: operation, stage: stage)
     }
 }

@@ -7,6 +7,8 @@ import CFFmpeg
 public struct Muxer: ~Copyable {
     let context: UnsafeMutablePointer<AVFormatContext>
     public let path: String
+    /// Set when packets view a mapped input whose payload the kernel copies (see `FileCopySink`).
+    private let copySink: FileCopySink?
 
     /// Creates `path`; the container is chosen from `format` or else from the extension.
     public init(path: String, format: String? = nil) throws(AVFailure) {
@@ -26,13 +28,80 @@ public struct Muxer: ~Copyable {
         }
         context = ctx
         self.path = path
+        copySink = nil
+    }
+
+    /// Creates `path` for packets that view `source` (`Packet.view(of:)`): their payload is copied
+    /// from file to file by the kernel instead of being written from memory. Packets are written
+    /// in the order given (the caller interleaves: a copy of a file's packets keeps the file's order).
+    public init(path: String, format: String, copyingFrom source: MappedFile) throws(AVFailure) {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(
+            avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2", .writingOutput)
+        guard let ctx else {
+            throw AVFailure(
+                code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2", stage: .writingOutput)
+        }
+        let sink: FileCopySink
+        do {
+            sink = try FileCopySink(path: path, source: source)
+        } catch {
+            avformat_free_context(ctx)
+            throw AVFailure(errno: error, operation: "open", stage: .writingOutput)
+        }
+        guard let pb = Muxer.customIO(for: sink) else {
+            avformat_free_context(ctx)
+            throw AVFailure(code: hfr_averror(ENOMEM), operation: "avio_alloc_context", stage: .writingOutput)
+        }
+        ctx.pointee.pb = pb
+        ctx.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        context = ctx
+        self.path = path
+        copySink = sink
+    }
+
+    /// An AVIOContext that hands every write straight to `sink` (direct: no copy into a buffer first).
+    private static func customIO(for sink: FileCopySink) -> UnsafeMutablePointer<AVIOContext>? {
+        let size = 1 << 16
+        guard let buffer = av_malloc(size) else { return nil }
+        let pb = avio_alloc_context(
+            buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 1, Unmanaged.passUnretained(sink).toOpaque(), nil,
+            { opaque, bytes, count in
+                Unmanaged<FileCopySink>.fromOpaque(opaque!).takeUnretainedValue().write(bytes!, count: Int(count))
+            },
+            { opaque, offset, whence in
+                Unmanaged<FileCopySink>.fromOpaque(opaque!).takeUnretainedValue().seek(to: offset, whence: whence)
+            })
+        guard let pb else {
+            av_free(buffer)
+            return nil
+        }
+        pb.pointee.direct = 1
+        return pb
     }
 
     deinit {
-        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            avio_closep(&context.pointee.pb)
-        }
+        closeFile()
         avformat_free_context(context)
+    }
+
+    /// Flushes and closes the output (an FFmpeg-opened file or the custom one).
+    @discardableResult
+    private func closeFile() -> Int32 {
+        if let copySink {
+            guard let pb = context.pointee.pb else { return 0 }
+            avio_flush(pb)
+            copySink.flush()
+            av_freep(&pb.pointee.buffer)
+            var owned: UnsafeMutablePointer<AVIOContext>? = pb
+            avio_context_free(&owned)
+            context.pointee.pb = nil
+            return copySink.failure.map { hfr_averror($0.rawValue) } ?? 0
+        }
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            return avio_closep(&context.pointee.pb)
+        }
+        return 0
     }
 
     /// Adds a stream with a copy of `parameters`; returns its index.
@@ -100,14 +169,17 @@ public struct Muxer: ~Copyable {
         packet.pointer.pointee.stream_index = Int32(stream)
         // A byte position in the input means nothing in the output.
         packet.pointer.pointee.pos = -1
-        try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame", .writingOutput)
+        if copySink != nil {
+            // Interleaving would copy a packet that views the mapped input; the caller keeps file order.
+            try check(av_write_frame(context, packet.pointer), "av_write_frame", .writingOutput)
+        } else {
+            try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame", .writingOutput)
+        }
     }
 
     /// Closes the file without a trailer (after a failed write); what was buffered is flushed if it can be.
     public func abandonFile() {
-        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            avio_closep(&context.pointee.pb)
-        }
+        closeFile()
     }
 
     /// Flushes interleaving queues, writes the trailer and closes the file.
@@ -119,8 +191,6 @@ public struct Muxer: ~Copyable {
     /// Call it once; the file is closed afterwards.
     public func writeTrailer() throws(AVFailure) {
         try check(av_write_trailer(context), "av_write_trailer", .writingOutput)
-        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            try check(avio_closep(&context.pointee.pb), "avio_close", .writingOutput)
-        }
+        try check(closeFile(), "close", .writingOutput)
     }
 }

@@ -98,3 +98,16 @@ public final class Packet: @unchecked Sendable {
 
     static func optional(_ value: Int64) -> Int64? { value == HFR_AV_NOPTS_VALUE ? nil : value }
 }
+
+extension Packet {
+    /// A packet whose payload is `bytes` of `file`, not a copy (no read, no allocation): for a
+    /// muxer made with `Muxer(path:format:copyingFrom:)`, which copies it file to file. Valid
+    /// while `file` is; not padded, so not for decoders.
+    public static func view(of bytes: UnsafeRawBufferPointer, in file: MappedFile) throws(AVFailure) -> Packet {
+        let packet = try Packet()
+        packet.pointer.pointee.data = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        packet.pointer.pointee.size = Int32(bytes.count)
+        packet.pointer.pointee.pos = file.offset(of: bytes.baseAddress!, count: bytes.count) ?? -1
+        return packet
+    }
+}

@@ -40,6 +40,31 @@ import Testing
         #expect(try dir.contents() == ["out.mp4"])
     }
 
+    /// A whole-file conform into MP4 copies the video file to file in the kernel (MP4 index, mapped
+    /// input); a conform with a range reads and writes every packet. Both give the same packets, the
+    /// same audio and, without audio, the same bytes.
+    @Test func kernelCopiedConformEqualsTheReadConform() throws {
+        let dir = try TemporaryDirectory()
+        for audio in ["mute", "spectral"] {
+            let (whole, r1) = try export(["--conform", "30", "--audio", audio], in: dir, name: "whole-\(audio).mp4")
+            let (ranged, r2) = try export(
+                ["--conform", "30", "--audio", audio, "--range", "0-"], in: dir, name: "range-\(audio).mp4")
+            #expect(r1.status == 0 && r2.status == 0, "\(r1.stderr) \(r2.stderr)")
+            #expect(try MediaChecks.packets(whole).map(\.hash) == MediaChecks.packets(ranged).map(\.hash))
+            #expect(try MediaChecks.packets(whole).count == 1200)
+            #expect(try MP4Boxes.sdtpDisposable(whole) == MP4Boxes.sdtpDisposable(ranged))
+            #expect(try MediaChecks.decodeErrors(whole).isEmpty)
+            if audio == "mute" {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+                #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: ranged))))
+            } else {
+                #expect(
+                    try MediaChecks.packets(whole, stream: "a:0").map(\.hash)
+                        == MediaChecks.packets(ranged, stream: "a:0").map(\.hash))
+            }
+        }
+    }
+
     @Test(arguments: [(60, 600, 1), (30, 300, 0)])
     func fpsDropsUpperLayersKeepingPacketsIdentical(fps: Int, frames: Int, topLayer: Int) throws {
         let dir = try TemporaryDirectory()

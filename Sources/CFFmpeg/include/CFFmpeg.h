@@ -55,4 +55,10 @@ typedef void (*hfr_log_sink)(int level, const char *line);
 /// Needed in C because av_log's callback takes a va_list, which Swift cannot format.
 void hfr_log_install(hfr_log_sink sink, int max_level);
 
+/// copy_file_range(2): glibc declares it only under _GNU_SOURCE, which Swift's Glibc module is not
+/// built with. A zero-copy stream copy moves sample payloads file to file with it.
+#include <sys/types.h>
+extern ssize_t copy_file_range(int fd_in, long long *off_in, int fd_out, long long *off_out, size_t len,
+                               unsigned int flags);
+
 #endif

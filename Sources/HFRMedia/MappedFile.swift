@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A whole input file mapped read-only: packets can point into it (no read into a buffer) and an
+/// output can copy ranges of it inside the kernel (`copy_file_range`), so a stream copy moves no
+/// payload through user space.
+///
+/// A final class because packets that view it and the muxer that copies from it must not outlive
+/// it: they hold a reference.
+public final class MappedFile {
+    public let path: String
+    let descriptor: Int32
+    /// The mapping; empty for an empty file.
+    public let bytes: UnsafeRawBufferPointer
+
+    /// Maps `path`; throws the errno of `open`, `fstat` or `mmap`.
+    public init(path: String) throws(Errno) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Errno.current }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = Errno.current
+            close(fd)
+            throw error
+        }
+        let size = Int(info.st_size)
+        var base: UnsafeRawPointer? = nil
+        if size > 0 {
+            let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0)
+            guard let mapped, mapped != MAP_FAILED else {
+                let error = Errno.current
+                close(fd)
+                throw error
+            }
+            // Read once, in order: let the kernel read ahead and drop pages behind.
+            madvise(mapped, size, MADV_SEQUENTIAL)
+            base = UnsafeRawPointer(mapped)
+        }
+        self.path = path
+        descriptor = fd
+        bytes = UnsafeRawBufferPointer(start: base, count: size)
+    }
+
+    deinit {
+        if let base = bytes.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), bytes.count) }
+        close(descriptor)
+    }
+
+    /// The file offset of `pointer` when it points into the mapping.
+    func offset(of pointer: UnsafeRawPointer, count: Int) -> Int64? {
+        guard let base = bytes.baseAddress, pointer >= base, pointer + count <= base + bytes.count else { return nil }
+        return Int64(pointer - base)
+    }
+}
