@@ -69,7 +69,8 @@ public final class ExportPipeline {
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis)
         try audioOut?.prepare(input: settings.input)
         try copyPackets(
-            demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, fileSize: fileSize, progress: progress)
+            demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, fileSize: fileSize, progress: progress
+        )
         try videoOut.finish(to: muxer)
         try audioOut?.finish(to: muxer)
         do {

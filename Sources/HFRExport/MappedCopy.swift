@@ -47,7 +47,8 @@ struct MappedCopy {
             let packet: Packet
             do {
                 packet = try Packet.view(
-                    of: UnsafeRawBufferPointer(rebasing: file.bytes[Int(entry.position)..<Int(entry.position) + entry.size]),
+                    of: UnsafeRawBufferPointer(
+                        rebasing: file.bytes[Int(entry.position)..<Int(entry.position) + entry.size]),
                     in: file)
             } catch {
                 throw .processing("\(error)")

@@ -105,7 +105,8 @@ extension Packet {
     /// while `file` is; not padded, so not for decoders.
     public static func view(of bytes: UnsafeRawBufferPointer, in file: MappedFile) throws(AVFailure) -> Packet {
         let packet = try Packet()
-        packet.pointer.pointee.data = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        packet.pointer.pointee.data = UnsafeMutablePointer(
+            mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
         packet.pointer.pointee.size = Int32(bytes.count)
         packet.pointer.pointee.pos = file.offset(of: bytes.baseAddress!, count: bytes.count) ?? -1
         return packet
