@@ -12,13 +12,7 @@ public struct Muxer: ~Copyable {
 
     /// Creates `path`; the container is chosen from `format` or else from the extension.
     public init(path: String, format: String? = nil) throws(AVFailure) {
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(
-            avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2", .writingOutput)
-        guard let ctx else {
-            throw AVFailure(
-                code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2", stage: .writingOutput)
-        }
+        let ctx = try Muxer.outputContext(path: path, format: format)
         if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             let opened = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE)
             if opened < 0 {
@@ -35,13 +29,7 @@ public struct Muxer: ~Copyable {
     /// from file to file by the kernel instead of being written from memory. Packets are written
     /// in the order given (the caller interleaves: a copy of a file's packets keeps the file's order).
     public init(path: String, format: String, copyingFrom source: MappedFile) throws(AVFailure) {
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(
-            avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2", .writingOutput)
-        guard let ctx else {
-            throw AVFailure(
-                code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2", stage: .writingOutput)
-        }
+        let ctx = try Muxer.outputContext(path: path, format: format)
         let sink: FileCopySink
         do {
             sink = try FileCopySink(path: path, source: source)
@@ -58,6 +46,20 @@ public struct Muxer: ~Copyable {
         context = ctx
         self.path = path
         copySink = sink
+    }
+
+    /// A new output context for `path` (the container from `format`, else from the extension).
+    private static func outputContext(path: String, format: String?) throws(AVFailure)
+        -> UnsafeMutablePointer<AVFormatContext>
+    {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(
+            avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2", .writingOutput)
+        guard let ctx else {
+            throw AVFailure(
+                code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2", stage: .writingOutput)
+        }
+        return ctx
     }
 
     /// An AVIOContext that hands every write straight to `sink` (direct: no copy into a buffer first).
