@@ -11,10 +11,11 @@ let package = Package(
         // Thin C modules: each re-exports only what Swift cannot import from its headers.
         .target(
             name: "CFFmpeg",
+            // Not libavfilter or libavdevice: lazy.c loads them on first use (they cost ~60 ms at start).
+            // dlopen is in glibc 2.34+'s libc, so no -ldl.
             linkerSettings: [
-                .linkedLibrary("avdevice"), .linkedLibrary("avfilter"), .linkedLibrary("avformat"),
-                .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("swresample"),
-                .linkedLibrary("avutil"),
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
+                .linkedLibrary("swresample"), .linkedLibrary("avutil"),
             ]
         ),
         .systemLibrary(name: "COpenH264", pkgConfig: "openh264"),

@@ -12,7 +12,7 @@ public struct Demuxer: ~Copyable {
     public init(url: String, format: String? = nil, options: [String: String] = [:]) throws(AVFailure) {
         var input: UnsafePointer<AVInputFormat>? = nil
         if let format {
-            Demuxer.registerDevices
+            try Demuxer.registerDevices.get()
             input = av_find_input_format(format)
             if input == nil {
                 throw AVFailure(
@@ -35,8 +35,12 @@ public struct Demuxer: ~Copyable {
         context = ctx
     }
 
-    /// libavdevice's inputs (v4l2, lavfi, alsa) exist only after registration, done once.
-    private static let registerDevices: Void = avdevice_register_all()
+    /// libavdevice's inputs (v4l2, lavfi, alsa) exist only after registration, done once, and
+    /// libavdevice itself is loaded then, on first use.
+    private static let registerDevices = Result { () throws(AVFailure) in
+        try LazyLibrary.avdevice.load(during: .openingInput)
+        hfr_avdevice_register_all()
+    }
 
     deinit {
         var owned: UnsafeMutablePointer<AVFormatContext>? = context

@@ -61,4 +61,40 @@ void hfr_log_install(hfr_log_sink sink, int max_level);
 extern ssize_t copy_file_range(int fd_in, long long *off_in, int fd_out, long long *off_out, size_t len,
                                unsigned int flags);
 
+// MARK: libavfilter and libavdevice, loaded on first use (lazy.c)
+//
+// hfr does not link these two: Debian's builds pull in dozens of libraries that cost every
+// invocation ~60 ms to load. Their headers stay included for the types, but Swift must call the
+// functions through the hfr_ wrappers below; a direct avfilter_ or avdevice_ call fails to link.
+// Each wrapper loads its library on first use and, when it cannot, returns what the function
+// returns on failure (NULL, or the load's AVERROR).
+
+/// Loads libavfilter once: 0, AVERROR(ELIBACC) when it cannot be loaded, AVERROR(ENOSYS) when it
+/// lacks a function hfr calls.
+int hfr_avfilter_load(void);
+/// The dynamic loader's reason libavfilter did not load, or NULL when it did.
+const char *hfr_avfilter_load_error(void);
+
+const AVFilter *hfr_avfilter_get_by_name(const char *name);
+AVFilterGraph *hfr_avfilter_graph_alloc(void);
+void hfr_avfilter_graph_free(AVFilterGraph **graph);
+int hfr_avfilter_graph_create_filter(
+    AVFilterContext **filt_ctx, const AVFilter *filt, const char *name, const char *args, void *opaque,
+    AVFilterGraph *graph_ctx);
+int hfr_avfilter_graph_parse_ptr(
+    AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs, AVFilterInOut **outputs,
+    void *log_ctx);
+int hfr_avfilter_graph_config(AVFilterGraph *graphctx, void *log_ctx);
+AVFilterInOut *hfr_avfilter_inout_alloc(void);
+void hfr_avfilter_inout_free(AVFilterInOut **inout);
+int hfr_av_buffersrc_add_frame_flags(AVFilterContext *buffer_src, AVFrame *frame, int flags);
+int hfr_av_buffersink_get_frame(AVFilterContext *ctx, AVFrame *frame);
+AVRational hfr_av_buffersink_get_time_base(const AVFilterContext *ctx);
+
+/// Loads libavdevice (and with it libavfilter) once: 0, AVERROR(ELIBACC) or AVERROR(ENOSYS).
+int hfr_avdevice_load(void);
+/// The dynamic loader's reason libavdevice did not load, or NULL when it did.
+const char *hfr_avdevice_load_error(void);
+void hfr_avdevice_register_all(void);
+
 #endif

@@ -1,0 +1,183 @@
+// libavfilter and libavdevice, loaded on first use.
+//
+// Debian builds both against dozens of heavy libraries (codecs, X11, SDL, GL, PulseAudio, …), and
+// loading them cost every hfr invocation about 60 ms, though only export's time-domain audio uses
+// libavfilter and only device and lavfi inputs use libavdevice. So hfr does not link them: the first
+// call through a wrapper below dlopens the library once and resolves the functions hfr calls.
+#include "CFFmpeg.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#include <libavdevice/version.h>
+#include <libavfilter/version.h>
+#include <libavutil/macros.h>
+
+// The sonames follow the headers' major versions, so the library loaded is the one compiled against.
+#define AVFILTER_SONAME "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR)
+#define AVDEVICE_SONAME "libavdevice.so." AV_STRINGIFY(LIBAVDEVICE_VERSION_MAJOR)
+
+/// One lazily loaded library: its load outcome, kept for every later caller.
+struct library {
+    pthread_once_t once;
+    // 0 once loaded; AVERROR(ELIBACC) when the library cannot be loaded, AVERROR(ENOSYS) when it
+    // lacks a function hfr calls. ELIBACC reads "Can not access a needed shared library" even
+    // where a caller shows only the code's text.
+    int status;
+    char error[512];
+};
+
+/// dlopens `soname`; RTLD_NOW so a missing symbol fails here, not in the middle of an export.
+static void *open_library(struct library *library, const char *soname) {
+    // RTLD_GLOBAL: as if hfr had linked it, its symbols join the other libav libraries' global scope.
+    void *handle = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
+    if (!handle) {
+        // dlerror's text is per thread and overwritten by the next call: copy it now.
+        snprintf(library->error, sizeof library->error, "%s", dlerror());
+        library->status = AVERROR(ELIBACC);
+    }
+    return handle;
+}
+
+/// Stores `name`'s address in `slot`; records the failure in `library` when it is missing.
+static void resolve(struct library *library, void *handle, const char *name, void **slot) {
+    if (library->status < 0) return;
+    dlerror();
+    *slot = dlsym(handle, name);
+    if (!*slot) {
+        const char *reason = dlerror();
+        snprintf(library->error, sizeof library->error, "%s", reason ? reason : name);
+        library->status = AVERROR(ENOSYS);
+    }
+}
+
+// POSIX guarantees that a dlsym result converts to a function pointer; storing it through a
+// `void **` is the form the dlsym manual recommends.
+#define RESOLVE(library, handle, table, symbol) \
+    resolve(&(library), (handle), #symbol, (void **)&(table).symbol)
+
+// MARK: libavfilter
+
+static struct library avfilter = {.once = PTHREAD_ONCE_INIT};
+// Each pointer's type is the header's declaration (`__typeof__`), so a signature cannot drift.
+static struct {
+    __typeof__(&avfilter_get_by_name) avfilter_get_by_name;
+    __typeof__(&avfilter_graph_alloc) avfilter_graph_alloc;
+    __typeof__(&avfilter_graph_free) avfilter_graph_free;
+    __typeof__(&avfilter_graph_create_filter) avfilter_graph_create_filter;
+    __typeof__(&avfilter_graph_parse_ptr) avfilter_graph_parse_ptr;
+    __typeof__(&avfilter_graph_config) avfilter_graph_config;
+    __typeof__(&avfilter_inout_alloc) avfilter_inout_alloc;
+    __typeof__(&avfilter_inout_free) avfilter_inout_free;
+    __typeof__(&av_buffersrc_add_frame_flags) av_buffersrc_add_frame_flags;
+    __typeof__(&av_buffersink_get_frame) av_buffersink_get_frame;
+    __typeof__(&av_buffersink_get_time_base) av_buffersink_get_time_base;
+} avfilter_api;
+
+static void load_avfilter(void) {
+    void *handle = open_library(&avfilter, AVFILTER_SONAME);
+    if (!handle) return;
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_get_by_name);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_graph_alloc);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_graph_free);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_graph_create_filter);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_graph_parse_ptr);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_graph_config);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_inout_alloc);
+    RESOLVE(avfilter, handle, avfilter_api, avfilter_inout_free);
+    RESOLVE(avfilter, handle, avfilter_api, av_buffersrc_add_frame_flags);
+    RESOLVE(avfilter, handle, avfilter_api, av_buffersink_get_frame);
+    RESOLVE(avfilter, handle, avfilter_api, av_buffersink_get_time_base);
+    // The handle stays open for the life of the process: graphs may outlive any caller.
+}
+
+int hfr_avfilter_load(void) {
+    pthread_once(&avfilter.once, load_avfilter);
+    return avfilter.status;
+}
+
+const char *hfr_avfilter_load_error(void) { return hfr_avfilter_load() < 0 ? avfilter.error : NULL; }
+
+// Each wrapper loads on demand and, when the library is missing, fails as the function itself
+// would (NULL, or the load's AVERROR); nothing can have been allocated, so the frees do nothing.
+
+const AVFilter *hfr_avfilter_get_by_name(const char *name) {
+    return hfr_avfilter_load() < 0 ? NULL : avfilter_api.avfilter_get_by_name(name);
+}
+
+AVFilterGraph *hfr_avfilter_graph_alloc(void) {
+    return hfr_avfilter_load() < 0 ? NULL : avfilter_api.avfilter_graph_alloc();
+}
+
+void hfr_avfilter_graph_free(AVFilterGraph **graph) {
+    if (hfr_avfilter_load() == 0) avfilter_api.avfilter_graph_free(graph);
+}
+
+int hfr_avfilter_graph_create_filter(
+    AVFilterContext **filt_ctx, const AVFilter *filt, const char *name, const char *args, void *opaque,
+    AVFilterGraph *graph_ctx) {
+    int loaded = hfr_avfilter_load();
+    if (loaded < 0) return loaded;
+    return avfilter_api.avfilter_graph_create_filter(filt_ctx, filt, name, args, opaque, graph_ctx);
+}
+
+int hfr_avfilter_graph_parse_ptr(
+    AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs, AVFilterInOut **outputs,
+    void *log_ctx) {
+    int loaded = hfr_avfilter_load();
+    if (loaded < 0) return loaded;
+    return avfilter_api.avfilter_graph_parse_ptr(graph, filters, inputs, outputs, log_ctx);
+}
+
+int hfr_avfilter_graph_config(AVFilterGraph *graphctx, void *log_ctx) {
+    int loaded = hfr_avfilter_load();
+    return loaded < 0 ? loaded : avfilter_api.avfilter_graph_config(graphctx, log_ctx);
+}
+
+AVFilterInOut *hfr_avfilter_inout_alloc(void) {
+    return hfr_avfilter_load() < 0 ? NULL : avfilter_api.avfilter_inout_alloc();
+}
+
+void hfr_avfilter_inout_free(AVFilterInOut **inout) {
+    if (hfr_avfilter_load() == 0) avfilter_api.avfilter_inout_free(inout);
+}
+
+int hfr_av_buffersrc_add_frame_flags(AVFilterContext *buffer_src, AVFrame *frame, int flags) {
+    int loaded = hfr_avfilter_load();
+    return loaded < 0 ? loaded : avfilter_api.av_buffersrc_add_frame_flags(buffer_src, frame, flags);
+}
+
+int hfr_av_buffersink_get_frame(AVFilterContext *ctx, AVFrame *frame) {
+    int loaded = hfr_avfilter_load();
+    return loaded < 0 ? loaded : avfilter_api.av_buffersink_get_frame(ctx, frame);
+}
+
+AVRational hfr_av_buffersink_get_time_base(const AVFilterContext *ctx) {
+    return hfr_avfilter_load() < 0 ? (AVRational){0, 1} : avfilter_api.av_buffersink_get_time_base(ctx);
+}
+
+// MARK: libavdevice
+
+static struct library avdevice = {.once = PTHREAD_ONCE_INIT};
+static struct {
+    __typeof__(&avdevice_register_all) avdevice_register_all;
+} avdevice_api;
+
+static void load_avdevice(void) {
+    // libavdevice links libavfilter itself (its lavfi input), so this loads both.
+    void *handle = open_library(&avdevice, AVDEVICE_SONAME);
+    if (!handle) return;
+    RESOLVE(avdevice, handle, avdevice_api, avdevice_register_all);
+}
+
+int hfr_avdevice_load(void) {
+    pthread_once(&avdevice.once, load_avdevice);
+    return avdevice.status;
+}
+
+const char *hfr_avdevice_load_error(void) { return hfr_avdevice_load() < 0 ? avdevice.error : NULL; }
+
+void hfr_avdevice_register_all(void) {
+    if (hfr_avdevice_load() == 0) avdevice_api.avdevice_register_all();
+}
