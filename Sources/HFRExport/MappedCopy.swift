@@ -59,6 +59,8 @@ struct MappedCopy {
             packet.duration = max(0, next - entry.timestamp)
             packet.isKeyframe = entry.isKeyframe
             try body(packet, true)
+            // Written: its pages need not stay resident in this process (checked every 512 frames).
+            if i % 512 == 0 { file.release(before: entry.position) }
         }
         while let a = audio {
             try body(a, false)

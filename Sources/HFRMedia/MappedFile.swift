@@ -47,6 +47,19 @@ public final class MappedFile {
         close(descriptor)
     }
 
+    /// Unmaps the pages before `offset` from this process (they stay in the page cache): a
+    /// front-to-back pass keeps only what it is reading in its resident memory.
+    public func release(before offset: Int64) {
+        let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let end = min(offset, Int64(bytes.count)) / page * page
+        guard let base = bytes.baseAddress, end > released else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + Int(released)), Int(end - released), MADV_DONTNEED)
+        released = end
+    }
+
+    /// Where `release(before:)` has got to.
+    private var released: Int64 = 0
+
     /// The file offset of `pointer` when it points into the mapping.
     func offset(of pointer: UnsafeRawPointer, count: Int) -> Int64? {
         guard let base = bytes.baseAddress, pointer >= base, pointer + count <= base + bytes.count else { return nil }
