@@ -1,4 +1,3 @@
-import CFFmpeg
 import HFRMedia
 
 /// Reads a media file packet by packet, without decoding, into a `ProbeReport`.
