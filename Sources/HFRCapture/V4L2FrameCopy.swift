@@ -21,14 +21,11 @@ final class V4L2FrameCopy {
     /// Makes the views of a raw mode's mapped buffers; they must stay mapped while this copies.
     func attach(_ buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure) {
         guard case .raw(let format) = granted.format.conversion else { return }
+        pictureSize = try Frame.pictureSize(
+            width: granted.width, height: granted.height, format: format, bytesPerLine: granted.bytesPerLine)
         views = []
-        pictureSize = .max
         for buffer in buffers {
-            let view = try view(of: UnsafeRawBufferPointer(buffer), format: format)
-            if view != nil, pictureSize == .max {
-                pictureSize = try smallestPicture(in: UnsafeRawBufferPointer(buffer), format: format)
-            }
-            views.append(view)
+            views.append(try view(of: UnsafeRawBufferPointer(buffer), format: format))
         }
     }
 
@@ -48,20 +45,5 @@ final class V4L2FrameCopy {
         try Frame.view(
             of: bytes, width: granted.width, height: granted.height, format: format,
             bytesPerLine: granted.bytesPerLine)
-    }
-
-    /// The fewest bytes `Frame.view` takes as a whole picture (it is the judge of what a picture
-    /// needs, and HFRMedia does not expose the size itself), found by bisection once at start.
-    private func smallestPicture(in bytes: UnsafeRawBufferPointer, format: PixelFormat) throws(AVFailure) -> Int {
-        var (short, whole) = (0, bytes.count)
-        while whole - short > 1 {
-            let middle = (short + whole) / 2
-            if try view(of: UnsafeRawBufferPointer(rebasing: bytes.prefix(middle)), format: format) != nil {
-                whole = middle
-            } else {
-                short = middle
-            }
-        }
-        return whole
     }
 }

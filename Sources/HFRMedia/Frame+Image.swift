@@ -18,10 +18,7 @@ extension Frame {
     public static func view(
         of bytes: UnsafeRawBufferPointer, width: Int, height: Int, format: PixelFormat, bytesPerLine: Int = 0
     ) throws(AVFailure) -> Frame? {
-        var minimal = [Int32](repeating: 0, count: 4)
-        try check(av_image_fill_linesizes(&minimal, format.av, Int32(width)), "av_image_fill_linesizes")
-        let stride = Int32(max(bytesPerLine, Int(minimal[0])))
-        let lines = minimal.map { minimal[0] > 0 ? $0 * stride / minimal[0] : 0 }
+        let lines = try lineSizes(width: width, format: format, bytesPerLine: bytesPerLine)
         var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
         let base = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
         let needed = av_image_fill_pointers(&planes, format.av, Int32(height), base, lines)
@@ -40,6 +37,26 @@ extension Frame {
             for i in 0..<4 { s[i] = lines[i] }
         }
         return frame
+    }
+
+    /// The bytes a whole picture of this geometry takes in a buffer laid out as `view(of:)` reads
+    /// it: a capture buffer filled with fewer holds a torn frame.
+    public static func pictureSize(
+        width: Int, height: Int, format: PixelFormat, bytesPerLine: Int = 0
+    ) throws(AVFailure) -> Int {
+        let lines = try lineSizes(width: width, format: format, bytesPerLine: bytesPerLine).map(Int.init)
+        var sizes = [Int](repeating: 0, count: 4)
+        try check(av_image_fill_plane_sizes(&sizes, format.av, Int32(height), lines), "av_image_fill_plane_sizes")
+        return sizes.reduce(0, +)
+    }
+
+    /// Per-plane strides: the first plane's `bytesPerLine` (at least the minimal one), the planes
+    /// below it scaled with it as they are with the width.
+    private static func lineSizes(width: Int, format: PixelFormat, bytesPerLine: Int) throws(AVFailure) -> [Int32] {
+        var minimal = [Int32](repeating: 0, count: 4)
+        try check(av_image_fill_linesizes(&minimal, format.av, Int32(width)), "av_image_fill_linesizes")
+        let stride = Int32(max(bytesPerLine, Int(minimal[0])))
+        return minimal.map { minimal[0] > 0 ? $0 * stride / minimal[0] : 0 }
     }
 
     /// A copy of this picture in buffers of its own (from a view whose memory goes back to a driver).
