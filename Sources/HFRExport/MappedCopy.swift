@@ -19,7 +19,7 @@ struct MappedCopy {
         guard case .conform = settings.mode, settings.range == nil, format == "mp4" || format == "mov",
             let layers = plan.layers, layers.maxLevels.allSatisfy({ $0 >= layers.levelCount - 1 }),
             plan.map.isConstant, plan.decodeStart == nil, !plan.copiesAudio || settings.audio == .mute,
-            IndexScan.scan(demuxer, path: settings.input) != nil
+            IndexScan.standsIn(demuxer, path: settings.input)
         else { return nil }
         let entries = demuxer.indexEntries(ofStream: video.index)
         guard !entries.contains(where: \.isDiscarded), let file = try? MappedFile(path: settings.input) else {

@@ -25,13 +25,7 @@ public struct IndexScan: Sendable {
     public static func scan(
         _ demuxer: borrowing Demuxer, path: String, onFrame: ((ProbedFrame) -> Void)? = nil
     ) -> IndexScan? {
-        guard demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4"),
-            let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }),
-            demuxer.reorderDelay(ofStream: video.index) == 0, video.declaredFrameCount > 0,
-            Int64(demuxer.indexEntryCount(ofStream: video.index)) == video.declaredFrameCount,
-            let marks = MP4SampleFlags(path: path), !marks.isFragmented,
-            !marks.tracksWithCompositionOffsets.contains(video.index)
-        else { return nil }
+        guard let (video, marks) = standIn(demuxer, path: path) else { return nil }
         var tally = StreamTally()
         // One entry behind: a frame's duration is the next frame's time minus its own.
         var pending: IndexEntry?
@@ -61,5 +55,23 @@ public struct IndexScan: Sendable {
                 byteCount: tally.byteCount, firstPts: tally.minStart, measuredFrameRate: measured,
                 measuredDuration: tally.measuredDuration(timeBase: video.timeBase)),
             captureFrameRate: capture, captureFrameRateSource: source)
+    }
+
+    /// Whether the index of `demuxer`'s main video stream stands in for its packets (see the type),
+    /// decided without walking it.
+    public static func standsIn(_ demuxer: borrowing Demuxer, path: String) -> Bool {
+        standIn(demuxer, path: path) != nil
+    }
+
+    /// The main video stream and the file's sample marks, when its index stands in for its packets.
+    private static func standIn(_ demuxer: borrowing Demuxer, path: String) -> (StreamInfo, MP4SampleFlags)? {
+        guard demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4"),
+            let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }),
+            demuxer.reorderDelay(ofStream: video.index) == 0, video.declaredFrameCount > 0,
+            Int64(demuxer.indexEntryCount(ofStream: video.index)) == video.declaredFrameCount,
+            let marks = MP4SampleFlags(path: path), !marks.isFragmented,
+            !marks.tracksWithCompositionOffsets.contains(video.index)
+        else { return nil }
+        return (video, marks)
     }
 }
