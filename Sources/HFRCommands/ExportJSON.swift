@@ -27,6 +27,7 @@ enum ExportJSON {
                             r.droppedByLevel.sorted { $0.key < $1.key }.map { (String($0.key), .int(Int64($0.value))) })
                     ),
                     ("reencoded", .bool(r.isReencoded)),
+                    ("kernelCopy", .bool(r.isKernelCopy)),
                     ("reencodeReason", .optional(r.reencodeReason.map { .string($0) })),
                 ])
             ),

@@ -78,7 +78,9 @@ public final class ExportPipeline {
         } catch {
             throw .writing(error)
         }
-        return report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
+        var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
+        report.isKernelCopy = mapped != nil
+        return report
     }
 
     /// Tags (in key order: a dictionary's order changes from run to run, and so would the file's

@@ -16,6 +16,8 @@ public struct ExportReport: Sendable {
     public var droppedByLevel: [Int: Int] = [:]
     public var levelSignalling: String
     public var isReencoded: Bool
+    /// The video samples were copied file to file by the kernel (`MappedCopy`), not read and written.
+    public var isKernelCopy = false
     public var reencodeReason: String?
     /// "spectral", "time-domain", "varispeed", "copy", or "none" (muted or no audio in the input).
     public var audioAlgorithm: String

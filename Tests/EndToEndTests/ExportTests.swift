@@ -46,10 +46,14 @@ import Testing
     @Test func kernelCopiedConformEqualsTheReadConform() throws {
         let dir = try TemporaryDirectory()
         for audio in ["mute", "spectral"] {
-            let (whole, r1) = try export(["--conform", "30", "--audio", audio], in: dir, name: "whole-\(audio).mp4")
+            let (whole, r1) = try export(
+                ["--conform", "30", "--audio", audio, "--json"], in: dir, name: "whole-\(audio).mp4")
             let (ranged, r2) = try export(
-                ["--conform", "30", "--audio", audio, "--range", "0-"], in: dir, name: "range-\(audio).mp4")
+                ["--conform", "30", "--audio", audio, "--range", "0-", "--json"], in: dir, name: "range-\(audio).mp4")
             #expect(r1.status == 0 && r2.status == 0, "\(r1.stderr) \(r2.stderr)")
+            // The two ways were taken: the kernel copy for the whole file, reading for the range.
+            #expect((try Tool.json(r1.stdout)["video"] as? [String: Any])?["kernelCopy"] as? Bool == true)
+            #expect((try Tool.json(r2.stdout)["video"] as? [String: Any])?["kernelCopy"] as? Bool == false)
             #expect(try MediaChecks.packets(whole).map(\.hash) == MediaChecks.packets(ranged).map(\.hash))
             #expect(try MediaChecks.packets(whole).count == 1200)
             #expect(try MP4Boxes.sdtpDisposable(whole) == MP4Boxes.sdtpDisposable(ranged))
