@@ -31,6 +31,31 @@ import Testing
         #expect(try dir.contents() == ["conform.mp4", "fps15.mp4"])
     }
 
+    /// The kernel-copy conform on files other tools wrote: an FFmpeg stream copy into MP4 with the
+    /// index first (faststart) and into MOV take it, with the packets the reading conform gives;
+    /// B-frames (composition offsets) and an edit list that hides frames are read instead.
+    @Test(arguments: [
+        ("faststart.mp4", ["-movflags", "+faststart"], true), ("copy.mov", [], true),
+        ("bframes.mp4", [], false), ("cut.mp4", ["-ss", "0.5"], false),
+    ])
+    func kernelCopyOnOtherMuxersFiles(name: String, options: [String], kernel: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path(name)
+        let source = Fixtures.path(name == "bframes.mp4" ? "x264-bframes.mp4" : "layered-120fps.mp4")
+        let seek = options.first == "-ss" ? options : []
+        try ExportInputs.ffmpeg(seek + ["-i", source, "-c", "copy"] + (seek.isEmpty ? options : []) + [input])
+        let whole = try export(input, dir.path("whole.mp4"), ["--conform", "15", "--audio", "time-domain", "--json"])
+        let ranged = try export(
+            input, dir.path("ranged.mp4"), ["--conform", "15", "--audio", "time-domain", "--range", "0-"])
+        #expect(whole.status == 0 && ranged.status == 0, "\(whole.stderr) \(ranged.stderr)")
+        #expect((try Tool.json(whole.stdout)["video"] as? [String: Any])?["kernelCopy"] as? Bool == kernel)
+        #expect(
+            try MediaChecks.packets(dir.path("whole.mp4")).map(\.hash)
+                == MediaChecks.packets(dir.path("ranged.mp4")).map(\.hash))
+        #expect(try MediaChecks.packets(dir.path("whole.mp4")).count > 50)
+        #expect(try MediaChecks.decodeErrors(dir.path("whole.mp4")).isEmpty)
+    }
+
     @Test func phoneStyle60fpsWithoutLayers() throws {
         let dir = try TemporaryDirectory()
         let input = dir.path("phone.mp4")
