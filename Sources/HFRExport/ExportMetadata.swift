@@ -7,12 +7,12 @@ enum ExportMetadata {
     /// Frames per second of source (real) time the output holds where the map is slowest:
     /// 120 after a conform of 120 fps footage, 30 after `--fps 30`.
     static func tags(plan: ExportPlan, sourceCaptureRate: Rational) -> [String: String] {
-        let slowest = plan.map.slowestSpeed
+        let slowest = plan.realMap.slowestSpeed
         let capture = min(plan.outputRate / slowest, sourceCaptureRate)
         return [
             Prober.androidCaptureRateKey: decimal(capture),
             Prober.captureRateKey: capture.description,
-            "com.hfr.export.speed": plan.map.description,
+            "com.hfr.export.speed": plan.realMap.description,
             "com.hfr.export.slowmotion": slowest.reciprocal.description,
             "com.hfr.export.source.fps": sourceCaptureRate.description,
         ]

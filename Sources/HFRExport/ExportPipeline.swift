@@ -163,12 +163,12 @@ public final class ExportPipeline {
         var report = ExportReport(
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
             captureRateSource: analysis.captureRateSource.rawValue, outputRate: plan.outputRate,
-            map: plan.map, start: plan.start, end: plan.end,
+            map: plan.realMap, start: plan.realStart, end: plan.realEnd,
             levelSignalling: analysis.layerSignalling?.rawValue ?? "not analysed (every frame kept)",
             isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
             audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,
-            inputDuration: analysis.end, outputDuration: plan.outputDuration, notes: plan.notes)
+            inputDuration: analysis.end * analysis.streamScale, outputDuration: plan.outputDuration, notes: plan.notes)
         report.framesIn = video.framesIn
         report.framesOut = video.framesOut
         report.droppedByLevel = video.droppedByLevel

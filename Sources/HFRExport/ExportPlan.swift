@@ -3,11 +3,20 @@ import HFRProbe
 
 /// The export worked out against the input: rates, the (snapped) time map and range, and whether
 /// video is copied losslessly (which frames) or re-encoded (why).
+///
+/// Options speak real time (the time model's source time); the outputs read the stream. So the map
+/// and the range here are in **stream** time: for a stream that plays in real time the same thing,
+/// for a 4× slow-motion stream (`streamScale` 1/4) boundaries 4× later and speeds 4× higher.
+/// `realMap`, `realStart` and `realEnd` give them back in real time for reports and tags.
 public struct ExportPlan: Sendable {
+    /// Frames per real second (the capture rate).
     public let captureRate: Rational
+    /// Real seconds per stream second (`InputAnalysis.streamScale`).
+    public let streamScale: Rational
     public let outputRate: Rational
+    /// Stream time → output time.
     public let map: TimeMap
-    /// Source seconds from the first video frame: where the output starts and ends.
+    /// Stream seconds from the first video frame: where the output starts and ends.
     public let start: Rational
     public let end: Rational
     /// Copying: the earliest source time whose frames are written (a keyframe before `start`, shown
@@ -24,19 +33,30 @@ public struct ExportPlan: Sendable {
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
 
+    /// Frames per second of stream time: the capture rate as the stream plays it.
+    public var streamRate: Rational { captureRate * streamScale }
+
+    /// The map, start and end in real (source) time.
+    public var realMap: TimeMap { map.timeScaled(by: streamScale) }
+    public var realStart: Rational { start * streamScale }
+    public var realEnd: Rational { end * streamScale }
+
     /// Matches `settings` against `analysis`; throws when the options cannot apply to this input.
     public static func make(_ settings: ExportSettings, _ analysis: InputAnalysis) throws(ExportFailure) -> ExportPlan {
         let c = analysis.captureRate
-        var (map, o) = timeMap(settings.mode, captureRate: c)
+        let k = analysis.streamScale
+        let (realMap, o) = timeMap(settings.mode, captureRate: c)
         guard o <= Rational(1000) else {
             throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
         }
+        // From here on, stream time (see the type's comment); messages convert back with `k`.
+        var map = realMap.timeScaled(by: k.reciprocal)
         var notes: [String] = []
-        let start = settings.range?.start ?? Rational(0)
-        let end = min(settings.range?.end ?? analysis.end, analysis.end)
+        let start = (settings.range?.start ?? Rational(0)) / k
+        let end = min(settings.range?.end.map { $0 / k } ?? analysis.end, analysis.end)
         guard start < analysis.end else {
             throw .usage(
-                "--range starts at \(TimeMap.seconds(start)) s, after the end of the video (\(TimeMap.seconds(analysis.end)) s)"
+                "--range starts at \(TimeMap.seconds(start * k)) s, after the end of the video (\(TimeMap.seconds(analysis.end * k)) s)"
             )
         }
         if analysis.captureRateSource == .measured, !analysis.isEvenlySpaced {
@@ -62,7 +82,8 @@ public struct ExportPlan: Sendable {
             isLossless ? nil : settings.reencode == .always ? "--reencode always" : failures.joined(separator: "; ")
         let usesTemporalID = analysis.layerSignalling == .svcTemporalID
         return ExportPlan(
-            captureRate: c, outputRate: o, map: map, start: cut.start, end: cut.end, decodeStart: cut.decodeStart,
+            captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
+            decodeStart: cut.decodeStart,
             layers: isLossless
                 ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
             reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes)
@@ -84,11 +105,12 @@ public struct ExportPlan: Sendable {
         guard analysis.layerSignalling == .svcTemporalID, levelCount > 1, map.segments.count > 1,
             let phase = analysis.firstBaseLayerTime
         else { return map }
-        let period = Rational(Int64(1 << (levelCount - 1))) / analysis.captureRate
+        let k = analysis.streamScale
+        let period = Rational(Int64(1 << (levelCount - 1))) / (analysis.captureRate * k)
         let snapped = map.movingBoundaries { b in phase + ((b - phase) / period).rounded().rational * period }
         for (old, new) in zip(map.segments.dropLast(), snapped.segments.dropLast()) where old.end != new.end {
             notes.append(
-                "ramp boundary \(TimeMap.seconds(old.end!)) s moved to \(TimeMap.seconds(new.end!)) s, a base-layer frame (layers switch only there)"
+                "ramp boundary \(TimeMap.seconds(old.end! * k)) s moved to \(TimeMap.seconds(new.end! * k)) s, a base-layer frame (layers switch only there)"
             )
         }
         return snapped
@@ -100,12 +122,13 @@ public struct ExportPlan: Sendable {
         range: (start: Rational, end: Rational)
     ) -> (levels: [Int], failures: [String]) {
         let c = analysis.captureRate
+        let k = analysis.streamScale
         let strides = analysis.losslessStrides
         let levelCount = analysis.levelCount
         var levels: [Int] = []
         var failures: [String] = []
         for segment in map.segments {
-            let stride = LayerPlan.stride(capture: c, speed: segment.speed, output: o)
+            let stride = LayerPlan.stride(capture: c * k, speed: segment.speed, output: o)
             let isOutsideRange = (segment.end.map { $0 <= range.start } ?? false) || segment.start >= range.end
             if isOutsideRange {
                 levels.append(levelCount - 1)
@@ -115,7 +138,7 @@ public struct ExportPlan: Sendable {
                 levels.append(levelCount - 1)
                 failures.append(
                     reason(
-                        segment: segment, mode: mode, stride: stride, c: c, o: o, strides: strides,
+                        segment: segment.timeScaled(by: k), mode: mode, stride: stride, c: c, o: o, strides: strides,
                         levelCount: levelCount, usesTemporalID: analysis.layerSignalling == .svcTemporalID))
             }
         }
@@ -127,6 +150,7 @@ public struct ExportPlan: Sendable {
     static func losslessRange(
         start: Rational, end: Rational, _ analysis: InputAnalysis, output: String, notes: inout [String]
     ) -> (start: Rational, end: Rational, decodeStart: Rational?) {
+        let k = analysis.streamScale
         var (start, end) = (start, end)
         var decodeStart: Rational? = nil
         if start > Rational(0) {
@@ -136,11 +160,11 @@ public struct ExportPlan: Sendable {
                 // Decoding starts at the keyframe; the frames before the cut get negative times,
                 // which the MP4/MOV edit list hides: an exact cut without re-encoding.
                 notes.append(
-                    "range start \(TimeMap.seconds(start)) s is not a keyframe: frames from the keyframe at \(TimeMap.seconds(key)) s are kept for decoding and hidden by an edit list"
+                    "range start \(TimeMap.seconds(start * k)) s is not a keyframe: frames from the keyframe at \(TimeMap.seconds(key * k)) s are kept for decoding and hidden by an edit list"
                 )
             } else if key != start {
                 notes.append(
-                    "range start \(TimeMap.seconds(start)) s moved to \(TimeMap.seconds(key)) s, the keyframe before it (cut without re-encoding; \(format) has no edit lists)"
+                    "range start \(TimeMap.seconds(start * k)) s moved to \(TimeMap.seconds(key * k)) s, the keyframe before it (cut without re-encoding; \(format) has no edit lists)"
                 )
                 start = key
             }
@@ -150,7 +174,7 @@ public struct ExportPlan: Sendable {
             let key = analysis.keyframeAfterEnd ?? analysis.end
             if key != end {
                 notes.append(
-                    "range end \(TimeMap.seconds(end)) s moved to \(TimeMap.seconds(key)) s, the next keyframe (B-frames may reference frames after the cut)"
+                    "range end \(TimeMap.seconds(end * k)) s moved to \(TimeMap.seconds(key * k)) s, the next keyframe (B-frames may reference frames after the cut)"
                 )
                 end = key
             }

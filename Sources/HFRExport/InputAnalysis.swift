@@ -14,6 +14,9 @@ public struct InputAnalysis: Sendable {
     /// Capture frames per second and where the number came from.
     public let captureRate: Rational
     public let captureRateSource: ProbeReport.CaptureRateSource
+    /// Real seconds per second of the stream: 1 when it plays in real time, 1/4 for a 4× slow-motion
+    /// stream (see `PlaybackTiming`). Every time below is stream time; the plan converts.
+    public let streamScale: Rational
     /// How layers are signalled; nil when the packets were not scanned (quick analysis).
     public let layerSignalling: ProbeReport.LayerSignalling?
     /// Levels `LayerPlan` distinguishes.
@@ -36,14 +39,14 @@ public struct InputAnalysis: Sendable {
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
 
-    /// Reads `path` (`fileSize` bytes); `range` gives the times keyframes are looked up for.
+    /// Reads `path` (`fileSize` bytes); `range` (real time) gives the times keyframes are looked up for.
     public static func analyze(
         path: String, fileSize: Int64, range: (start: Rational, end: Rational?)?
     ) throws(ExportFailure) -> InputAnalysis {
         // Time 0 is where presentation starts: after an edit list, the container's start time, with
         // the frames the list hides before it (they may be needed as references) at negative times.
-        let presentationStart = try videoStartTime(path)
-        var times = FrameTimes(presentationStart: presentationStart, range: range)
+        let (presentationStart, scale) = try videoStartTime(path)
+        var times = FrameTimes(presentationStart: presentationStart, range: streamRange(range, scale: scale))
         let report: ProbeReport
         do {
             report = try Prober.probe(path: path, fileSize: fileSize) { times.add($0) }
@@ -65,7 +68,7 @@ public struct InputAnalysis: Sendable {
         return try InputAnalysis(
             video: video, audio: report.streams.first { $0.info.kind == .audio }?.info,
             stream: report.streams[structure.streamIndex],
-            capture: (structure.captureFrameRate, structure.captureFrameRateSource), times: times,
+            capture: (structure.captureFrameRate, structure.captureFrameRateSource, scale), times: times,
             layers: (
                 structure.layerSignalling, LayerPlan.levelCount(structure),
                 LayerPlan.losslessStrides(structure, evenCuts: evenCuts)
@@ -99,21 +102,23 @@ public struct InputAnalysis: Sendable {
         }
         try checkCodec(video)
         let audio = streams.first { $0.kind == .audio }
+        let scale = PlaybackTiming.streamScale(tags: demuxer.metadata, video: video)
         if range == nil,
             let (rate, source) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata),
             let duration = video.durationSeconds, duration > Rational(0)
         {
             return InputAnalysis(
-                video: video, audio: audio, captureRate: rate, captureRateSource: source, layerSignalling: nil,
+                video: video, audio: audio, captureRate: rate, captureRateSource: source, streamScale: scale,
+                layerSignalling: nil,
                 levelCount: allLevels + 1, losslessStrides: [1: allLevels], isEvenlySpaced: true,
                 origin: video.startSeconds ?? Rational(0), end: duration, firstBaseLayerTime: nil,
                 keyframeBeforeStart: nil, keyframeAfterEnd: nil, hasReordering: false)
         }
-        var times = FrameTimes(presentationStart: video.startSeconds, range: range)
+        var times = FrameTimes(presentationStart: video.startSeconds, range: streamRange(range, scale: scale))
         guard let scan = IndexScan.scan(demuxer, path: path, onFrame: { times.add($0) }) else { return nil }
         return try InputAnalysis(
             video: video, audio: audio, stream: scan.stream,
-            capture: (scan.captureFrameRate, scan.captureFrameRateSource), times: times,
+            capture: (scan.captureFrameRate, scan.captureFrameRateSource, scale), times: times,
             layers: (nil, allLevels + 1, [1: allLevels]))
     }
 
@@ -123,14 +128,25 @@ public struct InputAnalysis: Sendable {
         }
     }
 
-    /// The main video stream's start time as the container declares it (edit lists applied).
-    private static func videoStartTime(_ path: String) throws(ExportFailure) -> Rational? {
+    /// The main video stream's start time as the container declares it (edit lists applied), and
+    /// its stream scale (`PlaybackTiming`).
+    private static func videoStartTime(_ path: String) throws(ExportFailure) -> (Rational?, Rational) {
         do {
             let demuxer = try Demuxer(url: path)
-            return demuxer.streams.first { $0.kind == .video && !$0.isAttachedPicture }?.startSeconds
+            guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
+                return (nil, Rational(1))
+            }
+            return (video.startSeconds, PlaybackTiming.streamScale(tags: demuxer.metadata, video: video))
         } catch {
             throw .reading(error)
         }
+    }
+
+    /// A real-time range in stream seconds.
+    private static func streamRange(
+        _ range: (start: Rational, end: Rational?)?, scale: Rational
+    ) -> (start: Rational, end: Rational?)? {
+        range.map { ($0.start / scale, $0.end.map { $0 / scale }) }
     }
 }
 
@@ -138,7 +154,7 @@ extension InputAnalysis {
     /// From measured timing: the capture rate, source time 0 and the end.
     fileprivate init(
         video: StreamInfo, audio: StreamInfo?, stream: ProbeReport.Stream,
-        capture: (rate: Rational?, source: ProbeReport.CaptureRateSource), times: FrameTimes,
+        capture: (rate: Rational?, source: ProbeReport.CaptureRateSource, scale: Rational), times: FrameTimes,
         layers: (signalling: ProbeReport.LayerSignalling?, levelCount: Int, losslessStrides: [Int: Int])
     ) throws(ExportFailure) {
         guard let captureRate = capture.rate, capture.source != .unknown else {
@@ -159,7 +175,8 @@ extension InputAnalysis {
         }
         self.init(
             video: video, audio: audio, captureRate: rate, captureRateSource: capture.source,
-            layerSignalling: layers.signalling, levelCount: layers.levelCount, losslessStrides: layers.losslessStrides,
+            streamScale: capture.scale, layerSignalling: layers.signalling, levelCount: layers.levelCount,
+            losslessStrides: layers.losslessStrides,
             isEvenlySpaced: times.hasReordering || times.gaps[InputAnalysis.allLevels].isEven,
             origin: origin, end: earliest + duration - origin,
             firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,

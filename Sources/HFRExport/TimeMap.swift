@@ -18,6 +18,11 @@ public struct TimeMap: Sendable, Equatable, CustomStringConvertible {
             self.end = end
             self.speed = speed
         }
+
+        /// The segment over a time axis `factor` times as long (see `TimeMap.timeScaled`).
+        public func timeScaled(by factor: Rational) -> Segment {
+            Segment(start: start * factor, end: end.map { $0 * factor }, speed: speed * factor)
+        }
     }
 
     /// Why a map cannot be built; the message names the offending part.
@@ -155,6 +160,14 @@ public struct TimeMap: Sendable, Equatable, CustomStringConvertible {
             kept.append(Segment(start: start, end: end, speed: s.speed))
         }
         return (try? TimeMap(segments: kept)) ?? self
+    }
+
+    /// The same map over a time axis `factor` times as long per second of source: boundaries and
+    /// speeds both scale, so output times stay the same. Real time → stream time of a slowed file is
+    /// `factor` = C/P (a 4× slow-motion stream: boundaries 4× later, speeds 4× faster per stream second).
+    public func timeScaled(by factor: Rational) -> TimeMap {
+        guard factor != Rational(1) else { return self }
+        return (try? TimeMap(segments: segments.map { $0.timeScaled(by: factor) })) ?? self
     }
 
     /// `0-2@1,2-4@1/4,4-@1`.

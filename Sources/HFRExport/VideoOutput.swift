@@ -92,7 +92,7 @@ final class VideoOutput {
             return
         }
         let speed = plan.map.segments[segment].speed
-        let stride = LayerPlan.stride(capture: plan.captureRate, speed: speed, output: plan.outputRate)
+        let stride = LayerPlan.stride(capture: plan.streamRate, speed: speed, output: plan.outputRate)
         if let offset = tickOffset, stride.isInteger {
             packet.pts = pts - offset
             packet.dts = packet.dts.map { $0 - offset }

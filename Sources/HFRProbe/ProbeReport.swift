@@ -43,11 +43,11 @@ public struct ProbeReport: Sendable {
         public let captureFrameRateSource: CaptureRateSource
         /// Frames per second the file plays at.
         public let playbackFrameRate: Rational?
-        /// capture ÷ playback: 4 for 120 fps footage played at 30.
-        public var slowMotionFactor: Rational? {
-            guard let c = captureFrameRate, let p = playbackFrameRate, p.numerator != 0 else { return nil }
-            return c / p
-        }
+        /// Real seconds per stream second (`PlaybackTiming`): 1/4 for 120 fps footage played at 30.
+        public let streamScale: Rational
+        /// How many times slower than real time the stream plays: 4 for 120 fps footage played at 30;
+        /// nil when it plays in real time.
+        public var slowMotionFactor: Rational? { streamScale == Rational(1) ? nil : streamScale.reciprocal }
         /// Whether the bitstream was read (H.264) or not (other codecs: counts only).
         public let isBitstreamAnalyzed: Bool
         /// How layers were found: SVC temporal ids, or only nal_ref_idc.

@@ -135,7 +135,8 @@ public enum Prober {
         let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags)
         return .init(
             streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
-            playbackFrameRate: playback, isBitstreamAnalyzed: isH264, layerSignalling: layers.signalling,
+            playbackFrameRate: playback, streamScale: PlaybackTiming.streamScale(tags: tags, video: info),
+            isBitstreamAnalyzed: isH264, layerSignalling: layers.signalling,
             layers: layers.layers(), frameCount: layers.frameCount, droppableFrameCount: layers.droppableCount,
             containerMarkedCount: layers.containerMarkedCount,
             markedButReferencedCount: layers.markedButReferencedCount,

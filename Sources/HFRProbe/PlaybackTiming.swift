@@ -1,0 +1,62 @@
+import HFRMedia
+
+/// How a file's stream time relates to real (capture) time.
+///
+/// A stream that plays at P frames per second while its frames were captured at C per second is
+/// slow motion when P < C: one second of the stream shows P/C seconds of real time. Source time in
+/// the export time model is real time, so every stream time is scaled by this before the time map
+/// applies (`streamScale`): 1 for a stream that plays in real time.
+///
+/// Which files are slowed, from what the header says (no packets read):
+/// - hfr's own exports say exactly: `com.hfr.export.speed` holds the speed they were made with
+///   (`0-@1/4` for a 4× conform), which is the scale when it is one speed throughout.
+/// - hfr's recordings (`com.hfr.capture.fps` without export tags) play in real time, whatever
+///   frames the camera dropped.
+/// - Other files (Android's slow-motion recordings: a 30 fps stream tagged
+///   `com.android.capture.fps` 120) are slowed when the tagged capture rate is at least 1.5× the
+///   rate the stream declares; the scale is exactly P/C. Below that, a tag near the stream's own
+///   rate describes real-time footage with an uneven or reduced frame rate.
+public enum PlaybackTiming {
+    /// The tag hfr's exports carry: the time map they were made with (`0-@1/4`, `0-2@1,2-@1/4`).
+    public static let exportSpeedKey = "com.hfr.export.speed"
+
+    /// Real seconds per stream second of the main video stream (`video`), from the file's tags
+    /// (`tags`, the container's) and the rate the stream declares; 1 when it plays in real time.
+    public static func streamScale(tags: [String: String], video: StreamInfo) -> Rational {
+        guard let (capture, source) = Prober.declaredCaptureRate(tags: tags, streamTags: video.metadata) else {
+            return Rational(1)
+        }
+        if let speed = constantExportSpeed(tags: tags, streamTags: video.metadata) { return speed }
+        if source == .hfrTag, lookUp(exportSpeedKey, tags, video.metadata) == nil { return Rational(1) }
+        guard let playback = declaredPlaybackRate(video) else { return Rational(1) }
+        return slowedScale(capture: capture, playback: playback) ?? Rational(1)
+    }
+
+    /// P/C when a stream playing at `playback` fps shows frames captured at `capture` fps slowed
+    /// down (C ≥ 1.5 P); nil when it plays in real time.
+    public static func slowedScale(capture: Rational, playback: Rational) -> Rational? {
+        guard playback > Rational(0), capture > Rational(0), capture * Rational(2) >= playback * Rational(3) else {
+            return nil
+        }
+        return playback / capture
+    }
+
+    /// The frame rate the stream says it plays at: the container's base rate, else its average.
+    public static func declaredPlaybackRate(_ video: StreamInfo) -> Rational? {
+        video.realFrameRate ?? video.averageFrameRate
+    }
+
+    /// The speed of an hfr export made with one speed throughout (`0-@1/4` → 1/4).
+    static func constantExportSpeed(tags: [String: String], streamTags: [String: String]) -> Rational? {
+        guard let map = lookUp(exportSpeedKey, tags, streamTags), map.hasPrefix("0-@"), !map.contains(",") else {
+            return nil
+        }
+        guard let speed = Rational(parsing: String(map.dropFirst(3))), speed > Rational(0) else { return nil }
+        return speed
+    }
+
+    /// A tag by key, in any case (Matroska stores tag names in upper case), container tags first.
+    static func lookUp(_ key: String, _ tags: [String: String], _ streamTags: [String: String]) -> String? {
+        (tags.first { $0.key.lowercased() == key } ?? streamTags.first { $0.key.lowercased() == key })?.value
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// Inputs that already play slower than they were captured: source time is real time, so a stream
+/// playing at P fps with capture rate C is read at P/C real seconds per stream second.
+@Suite(.serialized) struct ExportSlowedInputTests {
+    /// An Android slow-motion recording as MediaRecorder writes it: a constant-rate stream playing at
+    /// `playback` fps, tagged with the capture rate in `com.android.capture.fps`.
+    static func androidStyle(
+        playback: Int, capture: Int, seconds: Int, in dir: TemporaryDirectory, name: String
+    ) throws -> String {
+        let plain = dir.path("plain-\(name)")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=\(playback):d=\(seconds)", "-c:v", "libx264", "-bf", "0",
+            "-g", "\(playback)", "-pix_fmt", "yuv420p", plain,
+        ])
+        let tagged = dir.path(name)
+        try ExportInputs.ffmpeg([
+            "-i", plain, "-c", "copy", "-metadata", "com.android.capture.fps=\(capture).000000", "-movflags",
+            "+use_metadata_tags", tagged,
+        ])
+        return tagged
+    }
+
+    static func slowMotion(_ path: String) throws -> String? {
+        let probe = try Tool.json(try Tool.hfr(["probe", "--json", path]).stdout)
+        return (probe["video"] as? [String: Any])?["slowMotionFactor"] as? String
+    }
+
+    @Test func androidSlowMotionFileIsTimedInRealTime() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.androidStyle(playback: 30, capture: 120, seconds: 4, in: dir, name: "android.mp4")
+        #expect(try Self.slowMotion(input) == "4/1")
+
+        // --conform 30: every frame at exactly 1/30 s, the same length it already plays.
+        let conform = dir.path("conform30.mp4")
+        let c = try Tool.hfr(["export", input, conform, "--conform", "30"])
+        #expect(c.status == 0, "\(c.stderr)")
+        #expect(try MediaChecks.packets(conform).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+        #expect(try MediaChecks.entry(conform, stream: "v:0", "r_frame_rate") == "30/1")
+        #expect(try MediaChecks.entry(conform, stream: "v:0", "avg_frame_rate") == "30/1")
+        #expect(abs(try MediaChecks.duration(conform, stream: "v:0") - 4) < 0.001)
+
+        // --fps 30: real time at 30 fps, 1 frame in 4, a quarter of the length.
+        let fps = dir.path("fps30.mp4")
+        let f = try Tool.hfr(["export", input, fps, "--fps", "30"])
+        #expect(f.status == 0, "\(f.stderr)")
+        #expect(try FFprobe.count(fps, stream: "v:0", decoding: true) == 30)
+        #expect(try MediaChecks.entry(fps, stream: "v:0", "r_frame_rate") == "30/1")
+        #expect(abs(try MediaChecks.duration(fps, stream: "v:0") - 1) < 0.001)
+        #expect(try MediaChecks.decodeErrors(fps).isEmpty)
+
+        // --conform 60: twice as fast as the input plays.
+        let fast = dir.path("conform60.mp4")
+        #expect(try Tool.hfr(["export", input, fast, "--conform", "60"]).status == 0)
+        #expect(try MediaChecks.packets(fast).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+        #expect(try MediaChecks.entry(fast, stream: "v:0", "r_frame_rate") == "60/1")
+        #expect(abs(try MediaChecks.duration(fast, stream: "v:0") - 2) < 0.001)
+    }
+
+    /// A 120 fps-playing file tagged 240 (2× slow motion): a conform to 30 plays at 30, not 15.
+    @Test func twiceSlowedFileConformsToTheAskedRate() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.androidStyle(playback: 120, capture: 240, seconds: 2, in: dir, name: "x2.mp4")
+        let out = dir.path("out.mp4")
+        let r = try Tool.hfr(["export", input, out, "--conform", "30", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try MediaChecks.entry(out, stream: "v:0", "r_frame_rate") == "30/1")
+        #expect(abs(try MediaChecks.duration(out, stream: "v:0") - 8) < 0.001)
+        let json = try Tool.json(r.stdout)
+        #expect(json["outputFrameRate"] as? String == "30/1")
+        #expect(json["inputDuration"] as? Double == 1)
+    }
+
+    /// An export exported again with the same options is the same file: hfr's own 4× conform,
+    /// conformed to 30 again, keeps every packet (video and audio) and its length.
+    @Test func reexportingAConformIsIdempotent() throws {
+        let dir = try TemporaryDirectory()
+        let first = dir.path("first.mp4")
+        let second = dir.path("second.mp4")
+        #expect(try Tool.hfr(["export", try ExportInputs.sixSeconds.get(), first, "--conform", "30"]).status == 0)
+        let r = try Tool.hfr(["export", first, second, "--conform", "30", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for stream in ["v:0", "a:0"] {
+            let a = try MediaChecks.packets(first, stream: stream)
+            let b = try MediaChecks.packets(second, stream: stream)
+            #expect(a.count > 100)
+            #expect(a.map(\.hash) == b.map(\.hash))
+            #expect(a.map(\.time) == b.map(\.time))
+        }
+        #expect(abs(try MediaChecks.duration(second, stream: "v:0") - 24) < 0.001)
+        #expect(try Self.slowMotion(first) == "4/1")
+        #expect(try Self.slowMotion(second) == "4/1")
+        // The real-time rate of the slowed export is its capture rate: --fps 30 drops 3 of 4.
+        let realTime = dir.path("fps30.mp4")
+        #expect(try Tool.hfr(["export", first, realTime, "--fps", "30"]).status == 0)
+        #expect(try FFprobe.count(realTime, stream: "v:0", decoding: false) == 180)
+        #expect(abs(try MediaChecks.duration(realTime, stream: "v:0") - 6) < 0.001)
+    }
+}
