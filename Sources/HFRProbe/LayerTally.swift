@@ -15,6 +15,12 @@ struct LayerTally {
     /// For each cut "keep levels 0…k": last kept pts, the common gap, and whether all gaps match.
     private var spacingByTemporalID: [Int: Spacing] = [:]
     private var spacingByRefLevel: [Int: Spacing] = [:]
+    /// What temporal ids mean in this stream: SVC prefix NAL units (H.264) or HEVC NAL headers.
+    private let temporalIDSignalling: ProbeReport.LayerSignalling
+
+    init(temporalIDSignalling: ProbeReport.LayerSignalling = .svcTemporalID) {
+        self.temporalIDSignalling = temporalIDSignalling
+    }
 
     struct Count {
         var frames = 0
@@ -81,7 +87,7 @@ struct LayerTally {
     }
 
     var signalling: ProbeReport.LayerSignalling {
-        sawTemporalID ? .svcTemporalID : (sawSlices ? .nalRefIdc : .none)
+        sawTemporalID ? temporalIDSignalling : (sawSlices ? .nalRefIdc : .none)
     }
 
     /// Layers by temporal id (one layer when the stream signals none).
@@ -100,7 +106,7 @@ struct LayerTally {
         guard frameCount > 0 else { return [] }
         func rate(_ kept: Int) -> Rational? { captureRate.map { $0 * Rational(Int64(kept), Int64(frameCount)) } }
         switch signalling {
-        case .svcTemporalID:
+        case .svcTemporalID, .hevcTemporalID:
             let top = byTemporalID.keys.max() ?? 0
             return (0...top).reversed().compactMap { cut in
                 guard let s = spacingByTemporalID[cut] else { return nil }
