@@ -62,6 +62,8 @@ import Testing
         #expect(video["droppableFrames"] as? Int == upper.filter(\.nonReference).count)
         let rates = video["reachableRates"] as? [[String: Any]] ?? []
         #expect(rates.last?["frames"] as? Int == base && rates.last?["uniform"] as? Bool == true)
+        // 1 frame in 4 of 240 fps, although 241 frames do not end on a whole period.
+        #expect(rates.last?["rate"] as? String == "60/1")
     }
 
     @Test(arguments: ["hvc1", "hev1"])
