@@ -112,6 +112,23 @@ import Testing
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
     }
 
+    /// A ramp switches sub-layers at a base-layer frame: sub-layer 0 only at real time (60 fps of
+    /// 240), every frame at 1/4 speed from 0.5 s on.
+    @Test func rampSwitchesSubLayersLosslessly() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make("hevc240.mp4", tag: "hvc1", even: true, in: dir)
+        let out = dir.path("ramp.mp4")
+        let r = try Tool.hfr(["export", input, out, "--ramp", "0-0.5@1,0.5-@1/4", "--fps", "60", "--reencode", "never"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let layers = try Self.independentLayers(input)
+        let kept = try MediaChecks.packets(input).enumerated().filter {
+            layers[$0.offset].temporalID == 0 || $0.element.time >= 0.5 - 1e-9
+        }
+        #expect(kept.count == 30 + 121)
+        #expect(try MediaChecks.packets(out).map(\.hash) == kept.map(\.element.hash))
+        #expect(try MediaChecks.decodeErrors(out).isEmpty)
+    }
+
     /// A base sub-layer that is not evenly spaced is reported so and re-encoded, never dropped
     /// into a jerky file.
     @Test func unevenBaseLayerIsReencoded() throws {
