@@ -37,7 +37,7 @@ final class VideoOutput {
         parser = FrameParser(codecName: info.codecName, extradata: info.extradata)
         movesPrefixes =
             parser?.codec == .h264 && plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
-        if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info, plan: plan) {
+        if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info) {
             throw .refused(refusal)
         }
         mapStart = plan.map.outputTime(at: plan.start)
@@ -145,7 +145,7 @@ final class VideoOutput {
     }
 
     /// Why the output container cannot hold the copied video, naming one that can; nil when it can.
-    static func containerRefusal(_ muxer: borrowing Muxer, info: StreamInfo, plan: ExportPlan) -> String? {
+    static func containerRefusal(_ muxer: borrowing Muxer, info: StreamInfo) -> String? {
         guard !muxer.accepts(codecID: info.codecID) else { return nil }
         let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4")]
         let output = names.first { $0.0 == muxer.formatName }?.1.uppercased() ?? muxer.formatName

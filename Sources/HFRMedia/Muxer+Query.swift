@@ -1,8 +1,8 @@
 import CFFmpeg
 
 extension Muxer {
-    /// Whether libavformat's `format` muxer (e.g. "mp4", "mov", "matroska") can store `codecID`
-    /// (`StreamInfo.codecID`): `avformat_query_codec`. Unknown formats and undecided answers: false.
+    /// Whether libavformat's `format` muxer (e.g. "mp4", "mov", "matroska") surely stores `codecID`
+    /// (`StreamInfo.codecID`): `avformat_query_codec` says yes. Unknown formats: false.
     public static func format(_ format: String, accepts codecID: UInt32) -> Bool {
         guard let output = av_guess_format(format, nil, nil) else { return false }
         return avformat_query_codec(output, AVCodecID(codecID), FF_COMPLIANCE_NORMAL) == 1
@@ -11,9 +11,14 @@ extension Muxer {
     /// The container's libavformat name ("mp4", "mov", "matroska").
     public var formatName: String { String(cString: context.pointee.oformat.pointee.name) }
 
-    /// Whether this muxer's container can store `codecID`.
+    /// Whether this muxer's container stores `codecID`. A muxer that cannot tell (MPEG-TS) is
+    /// trusted with H.264, HEVC and its own default codec only: it writes others as opaque data.
     public func accepts(codecID: UInt32) -> Bool {
-        avformat_query_codec(context.pointee.oformat, AVCodecID(codecID), FF_COMPLIANCE_NORMAL) == 1
+        let format = context.pointee.oformat!
+        let codec = AVCodecID(codecID)
+        let answer = avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL)
+        guard answer < 0 else { return answer == 1 }
+        return codec == AV_CODEC_ID_H264 || codec == AV_CODEC_ID_HEVC || codec == format.pointee.video_codec
     }
 
     /// Gives stream `index` the input's codec tag (`hvc1` rather than `hev1`, a ProRes flavour…)
