@@ -39,12 +39,12 @@ public struct ExportCommand: Command {
         It is written under a temporary name and renamed when complete; the input is never modified.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
-        input (not H.264, truncated, corrupt, capture rate unknown) or refused by --reencode never,
-        74 output cannot be written or exists, 130 interrupted (Ctrl-C, SIGTERM: nothing written),
-        1 other.
+        input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold) or
+        refused by --reencode never, 74 output cannot be written or exists, 130 interrupted (Ctrl-C,
+        SIGTERM: nothing written), 1 other.
         """
     public static let options: [OptionSpec] = [
-        .positional("INPUT", help: "Recording to export (MP4, MOV, MKV with H.264 video)."),
+        .positional("INPUT", help: "Recording to export (MP4, MOV, MKV; any codec FFmpeg reads)."),
         .positional("OUTPUT", help: "File to write (.mp4, .mov, .mkv)."),
         .value("conform", "FPS", help: "Slow motion: every frame shown at FPS (e.g. 30)."),
         .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),

@@ -66,10 +66,15 @@ enum ProbeText {
         if let f = v.slowMotionFactor { capture += ", slow motion \(rate(f))×" }
         lines.append(capture)
         guard v.isBitstreamAnalyzed else {
-            lines.append("Temporal structure: not analysed (not H.264)")
+            lines.append("Temporal structure: not analysed (only H.264 and HEVC bitstreams are parsed)")
             return lines
         }
-        let how = v.layerSignalling == .svcTemporalID ? "from SVC temporal_id" : "no temporal ids; by nal_ref_idc"
+        let how =
+            switch v.layerSignalling {
+            case .svcTemporalID: "from SVC temporal_id"
+            case .hevcTemporalID: "from HEVC nuh_temporal_id_plus1"
+            default: "no temporal ids; by nal_ref_idc"
+            }
         lines.append("Temporal layers: \(v.layers.count) (\(how))")
         for l in v.layers {
             lines.append(

@@ -2,7 +2,7 @@ import HFRMedia
 
 /// Why an export stopped; the command turns it into one line and an exit code.
 public enum ExportFailure: Error, Sendable {
-    /// The input is not something export can read: not media, not H.264, truncated, corrupt (exit 65).
+    /// The input is not something export can read: not media, truncated, corrupt (exit 65).
     case badInput(String)
     /// The export is possible only in a way the options forbid (`--reencode never`) (exit 65).
     case refused(String)

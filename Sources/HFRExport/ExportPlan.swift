@@ -80,7 +80,7 @@ public struct ExportPlan: Sendable {
             : (start: start, end: end, decodeStart: start)
         let reason: String? =
             isLossless ? nil : settings.reencode == .always ? "--reencode always" : failures.joined(separator: "; ")
-        let usesTemporalID = analysis.layerSignalling == .svcTemporalID
+        let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
         return ExportPlan(
             captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
             decodeStart: cut.decodeStart,
@@ -102,11 +102,13 @@ public struct ExportPlan: Sendable {
     /// Layers switch only at base-layer frames: ramp boundaries move to the nearest one.
     static func snappedToBaseLayer(_ map: TimeMap, _ analysis: InputAnalysis, notes: inout [String]) -> TimeMap {
         let levelCount = analysis.levelCount
-        guard analysis.layerSignalling == .svcTemporalID, levelCount > 1, map.segments.count > 1,
+        guard analysis.layerSignalling?.hasTemporalIDs == true, levelCount > 1, map.segments.count > 1,
             let phase = analysis.firstBaseLayerTime
         else { return map }
+        // Base-layer frames are 1 in (the largest lossless stride): 2^(layers − 1) for OpenH264.
         let k = analysis.streamScale
-        let period = Rational(Int64(1 << (levelCount - 1))) / (analysis.captureRate * k)
+        let baseStride = analysis.losslessStrides.keys.max() ?? 1 << (levelCount - 1)
+        let period = Rational(Int64(baseStride)) / (analysis.captureRate * k)
         let snapped = map.movingBoundaries { b in phase + ((b - phase) / period).rounded().rational * period }
         for (old, new) in zip(map.segments.dropLast(), snapped.segments.dropLast()) where old.end != new.end {
             notes.append(
@@ -139,7 +141,7 @@ public struct ExportPlan: Sendable {
                 failures.append(
                     reason(
                         segment: segment.timeScaled(by: k), mode: mode, stride: stride, c: c, o: o, strides: strides,
-                        levelCount: levelCount, usesTemporalID: analysis.layerSignalling == .svcTemporalID))
+                        levelCount: levelCount, usesTemporalID: analysis.layerSignalling?.hasTemporalIDs == true))
             }
         }
         return (levels, failures)

@@ -122,9 +122,11 @@ public struct InputAnalysis: Sendable {
             layers: (nil, allLevels + 1, [1: allLevels]))
     }
 
+    /// Any codec FFmpeg names can be copied (whether the output container takes it is asked when
+    /// the output is set up) or, where frames change, decoded for re-encoding.
     private static func checkCodec(_ video: StreamInfo) throws(ExportFailure) {
-        guard video.codecName == "h264" else {
-            throw .badInput("video is \(video.codecName), not H.264 (export works on H.264 only)")
+        guard video.codecID != 0 else {
+            throw .badInput("video codec unknown to FFmpeg: cannot be copied or decoded")
         }
     }
 

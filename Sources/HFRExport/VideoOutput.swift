@@ -10,7 +10,13 @@ final class VideoOutput {
     let index: Int
     /// The time base output timestamps are computed in (the muxer may use a finer one).
     let timeBase: Rational
-    private let packaging: NALPackaging
+    /// Reads H.264/HEVC frames; nil for other codecs (copied without bitstream facts: level 0).
+    private var parser: FrameParser?
+    /// Whether trailing H.264 prefix NAL units move to the front of the packet they belong to
+    /// (when frames are dropped: a dropped frame's prefix must not stay in the kept one before it).
+    private let movesPrefixes: Bool
+    /// The prefix NAL units the last packet carried for this one (with their length fields).
+    private var carriedPrefix: [UInt8]?
     private let reencoder: VideoReencoder?
     private let mapStart: Rational
     /// With one speed and the scaled source time base, output ticks are source ticks minus this
@@ -28,15 +34,21 @@ final class VideoOutput {
         self.plan = plan
         self.info = info
         self.origin = origin
-        packaging = NALPackaging(extradata: info.extradata)
+        parser = FrameParser(codecName: info.codecName, extradata: info.extradata)
+        movesPrefixes =
+            parser?.codec == .h264 && plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
+        if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info) {
+            throw .refused(refusal)
+        }
         mapStart = plan.map.outputTime(at: plan.start)
         do {
             if plan.layers != nil {
                 timeBase = VideoOutput.copyTimeBase(source: info.timeBase, plan: plan)
                 reencoder = nil
+                let parameters = try demuxer.codecParameters(ofStream: info.index)
                 index = try muxer.addStream(
-                    copying: demuxer.codecParameters(ofStream: info.index),
-                    timeBase: VideoOutput.copyTimeBase(source: info.timeBase, plan: plan))
+                    copying: parameters, timeBase: VideoOutput.copyTimeBase(source: info.timeBase, plan: plan))
+                muxer.keepCodecTag(of: parameters, ofStream: index)
             } else {
                 let made = try VideoReencoder(
                     parameters: demuxer.codecParameters(ofStream: info.index), info: info, plan: plan, origin: origin)
@@ -76,15 +88,9 @@ final class VideoOutput {
         }
         framesIn += 1
         guard let pts = packet.pts, let layers = plan.layers else { return }
-        let (isWellFormed, structure) = packet.withData {
-            (PacketIntegrity.isWellFormed($0, packaging: packaging), FrameStructure(packet: $0, packaging: packaging))
-        }
-        guard isWellFormed else {
-            throw .badInput(
-                "corrupt video packet: frame \(framesIn - 1) at byte \(packet.position ?? -1) is not valid H.264")
-        }
+        let structure = try parse(packet)
         let t = Rational.seconds(pts, in: info.timeBase) - origin
-        let level = LayerPlan.level(of: structure, usesTemporalID: layers.usesTemporalID)
+        let level = structure.map { LayerPlan.level(of: $0, usesTemporalID: layers.usesTemporalID) } ?? 0
         let segment = plan.map.segmentIndex(at: t)
         let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
         guard inRange, layers.keeps(level: level, segment: segment) else {
@@ -105,9 +111,47 @@ final class VideoOutput {
         }
         // Within the output nothing references the top kept layer any more: mark it droppable too.
         let topKept = layers.maxLevels[segment]
-        packet.isDisposable = structure.isDroppable || (layers.usesTemporalID && topKept > 0 && level == topKept)
+        packet.isDisposable =
+            structure?.isDroppable == true || (layers.usesTemporalID && topKept > 0 && level == topKept)
         copiedOut += 1
         try mux(packet, from: timeBase, muxer)
+    }
+
+    /// The packet's frame structure (nil for codecs not parsed), after checking its NAL units; with
+    /// `movesPrefixes`, a trailing prefix moves to `carriedPrefix` and the last one to the front.
+    private func parse(_ packet: Packet) throws(ExportFailure) -> FrameStructure? {
+        guard var parser else { return nil }
+        let (isWellFormed, structure, trailing) = packet.withData { data in
+            let s = parser.parse(data)
+            let trailing = movesPrefixes ? s.trailingPrefix.map { Array(data[$0]) } : nil
+            return (PacketIntegrity.isWellFormed(data, codec: parser.codec, packaging: parser.packaging), s, trailing)
+        }
+        self.parser = parser
+        guard isWellFormed else {
+            throw .badInput(
+                "corrupt video packet: frame \(framesIn - 1) at byte \(packet.position ?? -1) is not valid \(parser.codec.displayName)"
+            )
+        }
+        guard movesPrefixes, carriedPrefix != nil || trailing != nil else { return structure }
+        let leading = carriedPrefix ?? []
+        carriedPrefix = trailing
+        let end = structure.trailingPrefix?.lowerBound ?? packet.size
+        do {
+            try packet.replacePayload(with: leading + packet.withData { Array($0[..<end]) })
+        } catch {
+            throw .processing("\(error)")
+        }
+        return structure
+    }
+
+    /// Why the output container cannot hold the copied video, naming one that can; nil when it can.
+    static func containerRefusal(_ muxer: borrowing Muxer, info: StreamInfo) -> String? {
+        guard !muxer.accepts(codecID: info.codecID) else { return nil }
+        let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4")]
+        let output = names.first { $0.0 == muxer.formatName }?.1.uppercased() ?? muxer.formatName
+        let instead = names.first { Muxer.format($0.0, accepts: info.codecID) }.map { "write .\($0.1) instead, or " }
+        return
+            "\(info.codecName) video cannot be copied into \(output); \(instead ?? "")re-encode to H.264 with --reencode always"
     }
 
     /// Output ticks of source time `t`.

@@ -15,6 +15,12 @@ struct LayerTally {
     /// For each cut "keep levels 0…k": last kept pts, the common gap, and whether all gaps match.
     private var spacingByTemporalID: [Int: Spacing] = [:]
     private var spacingByRefLevel: [Int: Spacing] = [:]
+    /// What temporal ids mean in this stream: SVC prefix NAL units (H.264) or HEVC NAL headers.
+    private let temporalIDSignalling: ProbeReport.LayerSignalling
+
+    init(temporalIDSignalling: ProbeReport.LayerSignalling = .svcTemporalID) {
+        self.temporalIDSignalling = temporalIDSignalling
+    }
 
     struct Count {
         var frames = 0
@@ -81,7 +87,7 @@ struct LayerTally {
     }
 
     var signalling: ProbeReport.LayerSignalling {
-        sawTemporalID ? .svcTemporalID : (sawSlices ? .nalRefIdc : .none)
+        sawTemporalID ? temporalIDSignalling : (sawSlices ? .nalRefIdc : .none)
     }
 
     /// Layers by temporal id (one layer when the stream signals none).
@@ -98,22 +104,34 @@ struct LayerTally {
     /// Each cut that keeps fewer frames, from all frames down to the base layer (or reference frames).
     func reachableRates(captureRate: Rational?) -> [ProbeReport.ReachableRate] {
         guard frameCount > 0 else { return [] }
-        func rate(_ kept: Int) -> Rational? { captureRate.map { $0 * Rational(Int64(kept), Int64(frameCount)) } }
+        // A cut keeping 1 frame in 2^k, evenly, of an evenly spaced stream: capture ÷ 2^k, exact also
+        // when the stream does not end on a whole period (241 frames); else capture × kept ÷ total.
+        let all = signalling == .nalRefIdc ? spacingByRefLevel[1] : spacingByTemporalID[LayerTally.maxTemporalID]
+        func rate(_ s: Spacing) -> Rational? {
+            guard let c = captureRate else { return nil }
+            if let all, all.isUniform, all.gcd > 0, s.isUniform, s.gcd % all.gcd == 0 {
+                let step = s.gcd / all.gcd
+                if step > 0, step & (step - 1) == 0, abs(Int64(s.kept) * step - Int64(frameCount)) < step {
+                    return c / Rational(step)
+                }
+            }
+            return c * Rational(Int64(s.kept), Int64(frameCount))
+        }
         switch signalling {
-        case .svcTemporalID:
+        case .svcTemporalID, .hevcTemporalID:
             let top = byTemporalID.keys.max() ?? 0
             return (0...top).reversed().compactMap { cut in
                 guard let s = spacingByTemporalID[cut] else { return nil }
                 return .init(
                     description: cut == 0 ? "layer 0" : "layers 0-\(cut)", keptFrames: s.kept,
-                    rate: rate(s.kept), isUniform: s.isUniform)
+                    rate: rate(s), isUniform: s.isUniform)
             }
         case .nalRefIdc:
             return [1, 0].compactMap { cut in
                 guard let s = spacingByRefLevel[cut], cut == 1 || s.kept < frameCount else { return nil }
                 return .init(
                     description: cut == 1 ? "all frames" : "reference frames", keptFrames: s.kept,
-                    rate: rate(s.kept), isUniform: s.isUniform)
+                    rate: rate(s), isUniform: s.isUniform)
             }
         case .none:
             return []

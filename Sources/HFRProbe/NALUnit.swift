@@ -78,6 +78,15 @@ public enum NALPackaging: Equatable, Sendable {
         }
     }
 
+    /// Where the NAL unit `bytes` (a slice of `data`) starts with its length field or start code.
+    func unitStart(of bytes: UnsafeRawBufferPointer, in data: UnsafeRawBufferPointer) -> Int {
+        let offset = bytes.baseAddress! - data.baseAddress!
+        switch self {
+        case .lengthPrefixed(let lengthSize): return offset - lengthSize
+        case .annexB: return trimZeros(data, offset - 3)
+        }
+    }
+
     // A four-byte start code's leading zero belongs to the start code, not the previous NAL unit.
     private func trimZeros(_ data: UnsafeRawBufferPointer, _ end: Int) -> Int {
         var e = end

@@ -48,7 +48,7 @@ public struct ProbeReport: Sendable {
         /// How many times slower than real time the stream plays: 4 for 120 fps footage played at 30;
         /// nil when it plays in real time.
         public var slowMotionFactor: Rational? { streamScale == Rational(1) ? nil : streamScale.reciprocal }
-        /// Whether the bitstream was read (H.264) or not (other codecs: counts only).
+        /// Whether the bitstream was read (H.264, HEVC) or not (other codecs: counts only).
         public let isBitstreamAnalyzed: Bool
         /// How layers were found: SVC temporal ids, or only nal_ref_idc.
         public let layerSignalling: LayerSignalling
@@ -78,9 +78,14 @@ public struct ProbeReport: Sendable {
     public enum LayerSignalling: String, Sendable {
         /// temporal_id from SVC prefix NAL units (type 14).
         case svcTemporalID = "svc-temporal-id"
+        /// nuh_temporal_id_plus1 of HEVC NAL unit headers.
+        case hevcTemporalID = "hevc-temporal-id"
         /// No temporal ids; layer 0 = reference frames, droppable frames noted per frame.
         case nalRefIdc = "nal-ref-idc"
         case none
+
+        /// Levels are temporal ids (else reference flags, or nothing).
+        public var hasTemporalIDs: Bool { self == .svcTemporalID || self == .hevcTemporalID }
     }
 
     /// One temporal layer.
@@ -112,7 +117,7 @@ public struct ProbedFrame: Sendable {
     public let time: Rational?
     public let size: Int
     public let isKeyframe: Bool
-    /// nil for codecs other than H.264.
+    /// nil for codecs other than H.264 and HEVC.
     public let structure: FrameStructure?
     /// Whether the container marks the sample disposable.
     public let isContainerDisposable: Bool

@@ -26,13 +26,12 @@ public enum Prober {
         let streams = demuxer.streams
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
         let audio = streams.first { $0.kind == .audio }
-        let packaging = video.map { NALPackaging(extradata: $0.extradata) }
-        let isH264 = video?.codecName == "h264"
+        var parser = video.flatMap { FrameParser(codecName: $0.codecName, extradata: $0.extradata) }
 
         let isMP4Family = demuxer.formatName.contains("mp4") || demuxer.formatName.contains("mov")
         let marks = isMP4Family ? MP4SampleFlags(path: path) : nil
         var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)
-        var layers = LayerTally()
+        var layers = LayerTally(temporalIDSignalling: parser?.codec == .hevc ? .hevcTemporalID : .svcTemporalID)
         let packet = try Packet()
         var videoIndex = 0
         while try demuxer.read(into: packet) {
@@ -50,7 +49,7 @@ public enum Prober {
                 : 0
             tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size, skippedTicks: skipped)
             guard let video, index == video.index else { continue }
-            let structure = isH264 ? packet.withData { FrameStructure(packet: $0, packaging: packaging!) } : nil
+            let structure = packet.withData { data in parser?.parse(data) }
             let frame = ProbedFrame(
                 index: videoIndex, pts: packet.pts, dts: packet.dts,
                 time: packet.pts.map { Rational.seconds($0, in: video.timeBase) }, size: packet.size,
@@ -79,7 +78,7 @@ public enum Prober {
         let tags = demuxer.metadata
         let structure = video.map { info in
             videoStructure(
-                info: info, report: streamReports[info.index], tags: tags, layers: layers, isH264: isH264)
+                info: info, report: streamReports[info.index], tags: tags, layers: layers, isAnalyzed: parser != nil)
         }
         var offset: Rational? = nil
         if let v = video, let a = audio, let vs = streamReports[v.index].firstPts,
@@ -129,14 +128,14 @@ public enum Prober {
     }
 
     private static func videoStructure(
-        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isH264: Bool
+        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isAnalyzed: Bool
     ) -> ProbeReport.VideoStructure {
         let playback = info.averageFrameRate ?? report.measuredFrameRate
         let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags)
         return .init(
             streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
             playbackFrameRate: playback, streamScale: PlaybackTiming.streamScale(tags: tags, video: info),
-            isBitstreamAnalyzed: isH264, layerSignalling: layers.signalling,
+            isBitstreamAnalyzed: isAnalyzed, layerSignalling: layers.signalling,
             layers: layers.layers(), frameCount: layers.frameCount, droppableFrameCount: layers.droppableCount,
             containerMarkedCount: layers.containerMarkedCount,
             markedButReferencedCount: layers.markedButReferencedCount,

@@ -17,14 +17,14 @@ import Testing
 
     static let cases: [Case] = [
         Case(
-            name: "not H.264",
+            name: "codec the output container cannot hold",
             prepare: { dir in
-                let p = dir.path("mpeg4.mp4")
+                let p = dir.path("prores.mov")
                 try ExportInputs.ffmpeg([
-                    "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "1", "-c:v", "mpeg4", p,
+                    "-f", "lavfi", "-i", "testsrc=size=160x120:rate=30", "-t", "0.5", "-c:v", "prores_ks", p,
                 ])
                 return p
-            }, options: ["--conform", "15"], exitCode: 65, cause: "not H.264"),
+            }, options: ["--conform", "15"], exitCode: 65, cause: "prores video cannot be copied into MP4; write .mov"),
         Case(
             name: "corrupt video packet mid-file",
             prepare: { dir in try corrupted(dir, stream: "v:0") }, options: ["--conform", "30"], exitCode: 65,
