@@ -1,0 +1,116 @@
+import HFRMedia
+
+/// The input's tracks besides the exported video and audio: timecode, subtitles, data.
+///
+/// A timecode (a MOV `tmcd` track, or the `timecode` tag) is given to the output's video stream as
+/// its `timecode` tag, moved to the export's start: MP4/MOV then write a `tmcd` track that spans the
+/// output video (retimed with it by construction), Matroska a tag. Subtitle and data tracks the
+/// container can store are copied, their packets retimed through the plan's time map as the video's
+/// are; the others are left out with a note. Nothing here fails an export for want of a container.
+final class ExtraTrackOutput {
+    private(set) var notes: [String] = []
+    /// The start timecode for the output's video stream.
+    let timecode: String?
+    /// Copied tracks: input stream index → (its info, output stream index once added).
+    private var tracks: [Int: (info: StreamInfo, output: Int?)] = [:]
+    private let plan: ExportPlan
+    private let origin: Rational
+
+    /// Chooses what to keep of `streams` (all the input's) in container `format`.
+    init(
+        streams: [StreamInfo], metadata: [String: String], video: StreamInfo, audio: StreamInfo?, format: String,
+        plan: ExportPlan, origin: Rational
+    ) {
+        self.plan = plan
+        self.origin = origin
+        var timecode: String?
+        var timecodeRate = video.averageFrameRate ?? plan.captureRate
+        let found =
+            streams.first(where: { $0.isTimecode && $0.metadata["timecode"] != nil }).map {
+                ($0.metadata["timecode"]!, $0.averageFrameRate)
+            } ?? (video.metadata["timecode"] ?? metadata["timecode"]).map { ($0, nil) }
+        if let (value, rate) = found {
+            if let rate { timecodeRate = rate }
+            timecode = Timecode.convert(value, rate: timecodeRate, advancedBy: plan.start, to: plan.outputRate)
+            if timecode == nil {
+                notes.append("the timecode \(value) is left out: it cannot be counted at \(plan.outputRate) fps")
+            }
+        }
+        self.timecode = timecode
+        for s in streams where s.index != video.index && s.index != audio?.index {
+            switch s.kind {
+            case .video, .audio:
+                continue
+            case .data where s.isTimecode:
+                continue
+            case .subtitle, .data, .other:
+                if Muxer.accepts(codecID: s.codecID, format: format) {
+                    tracks[s.index] = (s, nil)
+                } else {
+                    let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName
+                    notes.append("\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
+                }
+            }
+        }
+    }
+
+    /// Input streams whose packets this writes.
+    var inputIndices: [Int] { tracks.keys.sorted() }
+
+    /// Adds the output streams (after the video's, whose index is `video`) and the timecode tag.
+    func addStreams(_ demuxer: borrowing Demuxer, to muxer: borrowing Muxer, video: Int) throws(ExportFailure) {
+        if let timecode { muxer.setMetadata("timecode", timecode, ofStream: video) }
+        for index in inputIndices {
+            do {
+                let info = tracks[index]!.info
+                let output = try muxer.addStream(copying: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase)
+                for key in ["language", "title", "handler_name"] {
+                    if let value = info.metadata[key] { muxer.setMetadata(key, value, ofStream: output) }
+                }
+                tracks[index]!.output = output
+            } catch {
+                throw .settingUpOutput(error)
+            }
+        }
+    }
+
+    /// Writes `packet` if it belongs to a kept track (false otherwise): timestamps through the time
+    /// map, the part outside the exported range cut off, packets wholly outside it left out.
+    func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) -> Bool {
+        guard let track = tracks[packet.streamIndex], let output = track.output else { return false }
+        guard let pts = packet.pts ?? packet.dts else { return true }
+        let timeBase = track.info.timeBase
+        let start = Rational.seconds(pts, in: timeBase) - origin
+        let end = start + Rational.seconds(max(packet.duration, 0), in: timeBase)
+        guard end > plan.start || (packet.duration <= 0 && start >= plan.start), start < plan.end else { return true }
+        let mapStart = plan.map.outputTime(at: plan.start)
+        func ticks(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded() }
+        let outStart = ticks(max(start, plan.start))
+        packet.pts = outStart
+        packet.dts = outStart
+        if packet.duration > 0 { packet.duration = max(1, ticks(min(end, plan.end)) - outStart) }
+        do {
+            try muxer.write(packet, from: timeBase, to: output)
+        } catch {
+            throw .writing(error)
+        }
+        return true
+    }
+}
+
+extension StreamInfo {
+    /// A MOV timecode track.
+    var isTimecode: Bool { codecTag == "tmcd" }
+}
+
+extension ExportPipeline {
+    /// The video's display matrix, colour description, aspect ratio and HDR side data, on the output
+    /// video stream whether its packets are copied or re-encoded.
+    static func keepPresentation(of video: StreamInfo, muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+        do {
+            try muxer.apply(video.presentation, toStream: stream)
+        } catch {
+            throw .settingUpOutput(error)
+        }
+    }
+}
