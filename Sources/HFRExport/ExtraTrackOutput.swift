@@ -37,6 +37,9 @@ final class ExtraTrackOutput {
             }
         }
         self.timecode = timecode
+        if format == "matroska" || format == "webm", video.presentation.hasDisplayMatrix {
+            notes.append("the display matrix (rotation \(video.presentation.rotation ?? 0)°) is left out: \(format) cannot store it")
+        }
         for s in streams where s.index != video.index && s.index != audio?.index {
             switch s.kind {
             case .video, .audio:
