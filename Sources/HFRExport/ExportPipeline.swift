@@ -133,7 +133,7 @@ public final class ExportPipeline {
             if isVideo {
                 videoPackets += 1
                 try video.write(packet, to: muxer)
-            } else if let audio {
+            } else if let audio, packet.streamIndex == audio.info.index {
                 try audio.write(packet, to: muxer)
             }
             if let progress, let position = packet.position, Date().timeIntervalSince(lastProgress) > 0.5 {

@@ -18,7 +18,7 @@ public struct StreamPresentation: Sendable, Equatable {
     /// 0 unspecified, 1 limited ("tv"), 2 full ("pc").
     public var colorRange: Int32 = 0
     public var chromaLocation: Int32 = 0
-    /// Nil when unknown or square.
+    /// Nil when unknown.
     public var sampleAspectRatio: Rational?
     public var sideData: [SideData] = []
 
@@ -57,7 +57,7 @@ public struct StreamPresentation: Sendable, Equatable {
         // The container's ratio (MP4 `pasp`) wins over the bitstream's, as in ffprobe.
         let sar =
             stream.pointee.sample_aspect_ratio.num > 0 ? stream.pointee.sample_aspect_ratio : par.sample_aspect_ratio
-        sampleAspectRatio = Rational(sar).flatMap { $0.numerator > 0 && $0 != Rational(1) ? $0 : nil }
+        sampleAspectRatio = Rational(sar).flatMap { $0.numerator > 0 ? $0 : nil }
         let count = Int(stream.pointee.nb_side_data)
         for i in 0..<count {
             let entry = stream.pointee.side_data[i]
