@@ -38,7 +38,9 @@ final class ExtraTrackOutput {
         }
         self.timecode = timecode
         if format == "matroska" || format == "webm", video.presentation.hasDisplayMatrix {
-            notes.append("the display matrix (rotation \(video.presentation.rotation ?? 0)°) is left out: \(format) cannot store it")
+            notes.append(
+                "the display matrix (rotation \(video.presentation.rotation ?? 0)°) is left out: \(format) cannot store it"
+            )
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
             switch s.kind {
@@ -51,7 +53,8 @@ final class ExtraTrackOutput {
                     tracks[s.index] = (s, nil)
                 } else {
                     let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName
-                    notes.append("\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
+                    notes.append(
+                        "\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
                 }
             }
         }
@@ -66,7 +69,8 @@ final class ExtraTrackOutput {
         for index in inputIndices {
             do {
                 let info = tracks[index]!.info
-                let output = try muxer.addStream(copying: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase)
+                let output = try muxer.addStream(
+                    copying: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase)
                 for key in ["language", "title", "handler_name"] {
                     if let value = info.metadata[key] { muxer.setMetadata(key, value, ofStream: output) }
                 }

@@ -75,7 +75,9 @@ public struct StreamPresentation: Sendable, Equatable {
         }
         return (
             name(av_color_primaries_name(AVColorPrimaries(UInt32(colorPrimaries))), colorPrimaries, unspecified: 2),
-            name(av_color_transfer_name(AVColorTransferCharacteristic(UInt32(colorTransfer))), colorTransfer, unspecified: 2),
+            name(
+                av_color_transfer_name(AVColorTransferCharacteristic(UInt32(colorTransfer))), colorTransfer,
+                unspecified: 2),
             name(av_color_space_name(AVColorSpace(UInt32(colorSpace))), colorSpace, unspecified: 2),
             name(av_color_range_name(AVColorRange(UInt32(colorRange))), colorRange, unspecified: 0)
         )

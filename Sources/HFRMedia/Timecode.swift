@@ -16,7 +16,8 @@ public enum Timecode {
         let start = Rational(Int64(source.start)) / rate + seconds
         let frames = (start * outputRate).rounded()
         guard frames >= 0, frames <= Int64(Int32.max) else { return nil }
-        let dropFrame = source.flags & UInt32(AV_TIMECODE_FLAG_DROPFRAME.rawValue) != 0
+        let dropFrame =
+            source.flags & UInt32(AV_TIMECODE_FLAG_DROPFRAME.rawValue) != 0
             && (outputRate == Rational(30000, 1001) || outputRate == Rational(60000, 1001))
         var target = AVTimecode()
         let flags = dropFrame ? UInt32(AV_TIMECODE_FLAG_DROPFRAME.rawValue) : 0

@@ -55,7 +55,8 @@ import Testing
         let r = try Tool.run(
             "ffprobe",
             [
-                "-v", "error", "-select_streams", "d", "-show_entries", "stream=codec_tag_string,duration:stream_tags=timecode",
+                "-v", "error", "-select_streams", "d", "-show_entries",
+                "stream=codec_tag_string,duration:stream_tags=timecode",
                 "-of", "json", path,
             ])
         let streams = try Tool.json(r.stdout)["streams"] as? [[String: Any]] ?? []
@@ -142,7 +143,9 @@ import Testing
             toFile: srt, atomically: true, encoding: .utf8)
         let movText = dir.path("sub.mp4")
         let subrip = dir.path("sub.mkv")
-        let common = ["-i", input, "-i", srt, "-map", "0:v", "-map", "1", "-c:v", "copy", "-metadata:s:s", "language=fra"]
+        let common = [
+            "-i", input, "-i", srt, "-map", "0:v", "-map", "1", "-c:v", "copy", "-metadata:s:s", "language=fra",
+        ]
         try ExportInputs.ffmpeg(common + ["-c:s", "mov_text", movText])
         try ExportInputs.ffmpeg(common + ["-c:s", "srt", subrip])
 
