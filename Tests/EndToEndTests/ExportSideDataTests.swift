@@ -73,10 +73,13 @@ import Testing
         let source = try Self.presentation(input)
         #expect(source["rotation"] == "90.0000" && source["color_transfer"] == "arib-std-b67", "\(source)")
         #expect(source["sample_aspect_ratio"] == "3:4")
+        let probe = try Tool.hfr(["probe", input])
+        #expect(probe.stdout.contains("bt2020/arib-std-b67/bt2020nc tv, rotation 90°"), "\(probe.stdout)")
         let sourceTimecode = try #require(try Self.timecode(input))
         #expect(sourceTimecode.start == [1, 0, 0, 0])
         let cases: [(String, [String], Double)] = [
             ("conform.mp4", ["--conform", "30"], 4), ("conform.mov", ["--conform", "30"], 4),
+            ("kernel.mp4", ["--conform", "30", "--audio", "mute", "--json"], 4),
             ("fps60.mp4", ["--fps", "60"], 1), ("reencode.mp4", ["--fps", "30", "--reencode", "always"], 1),
             ("reencode.mov", ["--fps", "30", "--reencode", "always"], 1),
         ]
@@ -84,6 +87,9 @@ import Testing
             let out = dir.path(name)
             let r = try Tool.hfr(["export", input, out] + options)
             #expect(r.status == 0, "\(name): \(r.stderr)")
+            if name == "kernel.mp4" {
+                #expect((try Tool.json(r.stdout)["video"] as? [String: Any])?["kernelCopy"] as? Bool == true)
+            }
             var expected = source
             // MOV's `colr` (nclc) has no range flag: a stream copy of a VUI without one cannot keep it.
             if name == "conform.mov" { expected["color_range"] = nil }
