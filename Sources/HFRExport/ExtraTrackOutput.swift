@@ -26,9 +26,9 @@ final class ExtraTrackOutput {
         var timecode: String?
         var timecodeRate = video.averageFrameRate ?? plan.captureRate
         let found =
-            streams.first(where: { $0.isTimecode && $0.metadata["timecode"] != nil }).map {
-                ($0.metadata["timecode"]!, $0.averageFrameRate)
-            } ?? (video.metadata["timecode"] ?? metadata["timecode"]).map { ($0, nil) }
+            streams.first(where: { $0.isTimecode && $0.metadata.timecode != nil }).map {
+                ($0.metadata.timecode!, $0.averageFrameRate)
+            } ?? (video.metadata.timecode ?? metadata.timecode).map { ($0, nil) }
         if let (value, rate) = found {
             if let rate { timecodeRate = rate }
             timecode = Timecode.convert(value, rate: timecodeRate, advancedBy: plan.start, to: plan.outputRate)
@@ -120,4 +120,9 @@ extension ExportPipeline {
             throw .settingUpOutput(error)
         }
     }
+}
+
+extension [String: String] {
+    /// The `timecode` tag, however the container spells it (Matroska: `TIMECODE`).
+    fileprivate var timecode: String? { first { $0.key.lowercased() == "timecode" }?.value }
 }

@@ -99,6 +99,17 @@ import Testing
             #expect(timecode.start == sourceTimecode.start, "\(name)")
             #expect(abs(timecode.duration - sourceTimecode.duration * stretch) < 0.05, "\(name): \(timecode.duration)")
         }
+        // A range starting 0.5 s in starts the timecode 0.5 s (15 frames at 30 fps) later.
+        let range = dir.path("range.mp4")
+        #expect(try Tool.hfr(["export", input, range, "--range", "0.5-1.5", "--conform", "30"]).status == 0)
+        #expect(try Self.presentation(range) == source)
+        #expect(try Self.timecode(range)?.start == [1, 0, 0, 15])
+        // Matroska keeps the timecode as the video's tag; an export of that starts from it again.
+        let matroska = dir.path("conform.mkv")
+        #expect(try Tool.hfr(["export", input, matroska, "--conform", "30"]).status == 0)
+        let again = dir.path("again.mp4")
+        #expect(try Tool.hfr(["export", matroska, again, "--conform", "30"]).status == 0)
+        #expect(try Self.timecode(again)?.start == [1, 0, 0, 0])
         let layers = try MediaChecks.packets(dir.path("fps60.mp4")).count
         #expect(layers == 120)
         #expect(try MediaChecks.packets(dir.path("conform.mp4")).map(\.hash) == MediaChecks.packets(input).map(\.hash))
