@@ -23,41 +23,37 @@ final class ExtraTrackOutput {
     ) {
         self.plan = plan
         self.origin = origin
-        var timecode: String?
-        var timecodeRate = video.averageFrameRate ?? plan.captureRate
-        let found =
-            streams.first(where: { $0.isTimecode && $0.metadata.timecode != nil }).map {
-                ($0.metadata.timecode!, $0.averageFrameRate)
-            } ?? (video.metadata.timecode ?? metadata.timecode).map { ($0, nil) }
-        if let (value, rate) = found {
-            if let rate { timecodeRate = rate }
-            timecode = Timecode.convert(value, rate: timecodeRate, advancedBy: plan.start, to: plan.outputRate)
-            if timecode == nil {
-                notes.append("the timecode \(value) is left out: it cannot be counted at \(plan.outputRate) fps")
-            }
-        }
+        let (timecode, note) = ExtraTrackOutput.startTimecode(streams: streams, metadata: metadata, video: video, plan)
         self.timecode = timecode
-        if format == "matroska" || format == "webm", video.presentation.hasDisplayMatrix {
-            notes.append(
-                "the display matrix (rotation \(video.presentation.rotation ?? 0)°) is left out: \(format) cannot store it"
-            )
+        notes += note.map { [$0] } ?? []
+        if format == "matroska" || format == "webm", let rotation = video.presentation.rotation {
+            notes.append("the display matrix (rotation \(rotation)°) is left out: \(format) cannot store it")
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
-            switch s.kind {
-            case .video, .audio:
-                continue
-            case .data where s.isTimecode:
-                continue
-            case .subtitle, .data, .other:
-                if Muxer.accepts(codecID: s.codecID, format: format) {
-                    tracks[s.index] = (s, nil)
-                } else {
-                    let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName
-                    notes.append(
-                        "\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
-                }
+            guard s.kind == .subtitle || s.kind == .data || s.kind == .other, !s.isTimecode else { continue }
+            if Muxer.accepts(codecID: s.codecID, format: format) {
+                tracks[s.index] = (s, nil)
+            } else {
+                let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName
+                notes.append("\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
             }
         }
+    }
+
+    /// The input's timecode (its `tmcd` track's, else the video's or the file's tag) moved to the
+    /// export's start and written at the output rate; or a note saying why it is left out.
+    private static func startTimecode(
+        streams: [StreamInfo], metadata: [String: String], video: StreamInfo, _ plan: ExportPlan
+    ) -> (String?, String?) {
+        let track = streams.first { $0.isTimecode && $0.metadata.timecode != nil }
+        guard let value = track?.metadata.timecode ?? video.metadata.timecode ?? metadata.timecode else {
+            return (nil, nil)
+        }
+        let rate = track?.averageFrameRate ?? video.averageFrameRate ?? plan.captureRate
+        if let moved = Timecode.convert(value, rate: rate, advancedBy: plan.start, to: plan.outputRate) {
+            return (moved, nil)
+        }
+        return (nil, "the timecode \(value) is left out: it cannot be counted at \(plan.outputRate) fps")
     }
 
     /// Input streams whose packets this writes.

@@ -11,7 +11,7 @@ public struct StreamPresentation: Sendable, Equatable {
         public let bytes: [UInt8]
     }
 
-    /// H.273 code points (0 or 2 = unspecified), as in `AVCodecParameters`.
+    /// H.273 code points (2 = unspecified), as in `AVCodecParameters`.
     public var colorPrimaries: Int32 = 2
     public var colorTransfer: Int32 = 2
     public var colorSpace: Int32 = 2
@@ -33,9 +33,6 @@ public struct StreamPresentation: Sendable, Equatable {
         }
         return angle.isNaN ? nil : angle
     }
-
-    /// True when the stream has a display matrix (rotation or flip).
-    public var hasDisplayMatrix: Bool { sideData.contains { $0.type == AV_PKT_DATA_DISPLAYMATRIX.rawValue } }
 
     /// The side data an export keeps: how to show the pictures, not how the bitstream was coded (a
     /// Dolby Vision configuration or CPB properties would be wrong for a re-encoded stream).
@@ -68,18 +65,18 @@ public struct StreamPresentation: Sendable, Equatable {
     }
 
     /// FFmpeg's names of the colour description ("bt2020", "arib-std-b67", "bt2020nc", "tv"); nil
-    /// for each part left unspecified.
+    /// for each part left unspecified (matrix 0 is RGB, a real value; primaries and transfer 0 are
+    /// reserved).
     public var colorNames: (primaries: String?, transfer: String?, space: String?, range: String?) {
-        func name(_ s: UnsafePointer<CChar>?, _ value: Int32, unspecified: Int32) -> String? {
-            value == unspecified || value == 0 && unspecified != 0 ? nil : s.map { String(cString: $0) }
+        func name(_ s: UnsafePointer<CChar>?, _ value: Int32, unset: Set<Int32>) -> String? {
+            unset.contains(value) ? nil : s.map { String(cString: $0) }
         }
+        let primaries = av_color_primaries_name(AVColorPrimaries(UInt32(colorPrimaries)))
+        let transfer = av_color_transfer_name(AVColorTransferCharacteristic(UInt32(colorTransfer)))
         return (
-            name(av_color_primaries_name(AVColorPrimaries(UInt32(colorPrimaries))), colorPrimaries, unspecified: 2),
-            name(
-                av_color_transfer_name(AVColorTransferCharacteristic(UInt32(colorTransfer))), colorTransfer,
-                unspecified: 2),
-            name(av_color_space_name(AVColorSpace(UInt32(colorSpace))), colorSpace, unspecified: 2),
-            name(av_color_range_name(AVColorRange(UInt32(colorRange))), colorRange, unspecified: 0)
+            name(primaries, colorPrimaries, unset: [0, 2]), name(transfer, colorTransfer, unset: [0, 2]),
+            name(av_color_space_name(AVColorSpace(UInt32(colorSpace))), colorSpace, unset: [2]),
+            name(av_color_range_name(AVColorRange(UInt32(colorRange))), colorRange, unset: [0])
         )
     }
 }
