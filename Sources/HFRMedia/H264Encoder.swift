@@ -119,11 +119,11 @@ public struct H264Encoder: ~Copyable {
     /// write all three code points (its enums stop at BT.2020: no PQ or HLG transfer, left to the
     /// container's `colr`, which the decoder then keeps).
     private static func describe(_ signal: StreamPresentation, in layer: inout SSpatialLayerConfig) {
-        guard signal.colorRange != 0 || signal.colorPrimaries != 2 else { return }
-        layer.bVideoSignalTypePresent = true
-        layer.uiVideoFormat = 5
-        layer.bFullRange = signal.colorRange == 2
         let codes = [signal.colorPrimaries, signal.colorTransfer, signal.colorSpace]
+        guard signal.colorRange != 0 || codes != [2, 2, 2] else { return }
+        layer.bVideoSignalTypePresent = true
+        layer.uiVideoFormat = 5  // unspecified
+        layer.bFullRange = signal.colorRange == 2
         let limits = [Int32(CP_NUM_ENUM.rawValue), Int32(TRC_NUM_ENUM.rawValue), Int32(CM_NUM_ENUM.rawValue)]
         if codes != [2, 2, 2], zip(codes, limits).allSatisfy({ $0 >= 0 && $0 < $1 }) {
             layer.bColorDescriptionPresent = true
