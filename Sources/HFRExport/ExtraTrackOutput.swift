@@ -14,6 +14,8 @@ final class ExtraTrackOutput {
     /// Copied tracks: input stream index → (its info, output stream index once added).
     private var tracks: [Int: (info: StreamInfo, output: Int?)] = [:]
     private let plan: ExportPlan
+    /// The last time written per output stream, in its input's time base.
+    private var lastTime: [Int: Int64] = [:]
     private let origin: Rational
 
     /// Chooses what to keep of `streams` (all the input's) in container `format`.
@@ -88,7 +90,9 @@ final class ExtraTrackOutput {
         guard end > plan.start || (packet.duration <= 0 && start >= plan.start), start < plan.end else { return true }
         let mapStart = plan.map.outputTime(at: plan.start)
         func ticks(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded() }
-        let outStart = ticks(max(start, plan.start))
+        // Overlapping cues cut at the range start would share a time; MP4 wants each later than the last.
+        let outStart = max(ticks(max(start, plan.start)), lastTime[output].map { $0 + 1 } ?? Int64.min)
+        lastTime[output] = outStart
         packet.pts = outStart
         packet.dts = outStart
         if packet.duration > 0 { packet.duration = max(1, ticks(min(end, plan.end)) - outStart) }
