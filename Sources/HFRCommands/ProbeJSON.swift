@@ -79,6 +79,11 @@ enum ProbeJSON {
                 ("frameRate", rational(i.averageFrameRate)),
                 ("realFrameRate", rational(i.realFrameRate)),
                 ("measuredFrameRate", rational(s.measuredFrameRate)),
+                ("rotation", .optional(i.presentation.rotation.map { .double($0) })),
+                ("colorPrimaries", .optional(i.presentation.colorNames.primaries.map { .string($0) })),
+                ("colorTransfer", .optional(i.presentation.colorNames.transfer.map { .string($0) })),
+                ("colorSpace", .optional(i.presentation.colorNames.space.map { .string($0) })),
+                ("colorRange", .optional(i.presentation.colorNames.range.map { .string($0) })),
             ]
         case .audio:
             members += [

@@ -38,12 +38,16 @@ enum ProbeText {
 
     static func stream(_ s: ProbeReport.Stream) -> String {
         let i = s.info
-        var text = "#\(i.index) \(i.kind.rawValue): \(i.codecName)"
+        var text = "#\(i.index) \(i.kind.rawValue): \(i.codecName == "none" ? i.codecTag ?? "none" : i.codecName)"
         if let p = i.profile { text += " (\(p))" }
         switch i.kind {
         case .video:
             text += " \(i.width)x\(i.height)"
             if let f = i.pixelFormat { text += " \(f)" }
+            let c = i.presentation.colorNames
+            let colour = [[c.primaries, c.transfer, c.space].compactMap { $0 }.joined(separator: "/"), c.range ?? ""]
+            if colour != ["", ""] { text += " " + colour.filter { !$0.isEmpty }.joined(separator: " ") }
+            if let r = i.presentation.rotation { text += ", rotation \(DecimalText.fixed(r, digits: 0))°" }
             text += ", \(rate(i.averageFrameRate)) fps"
             if let m = s.measuredFrameRate, m != i.averageFrameRate { text += " (measured \(rate(m)))" }
         case .audio:

@@ -55,9 +55,14 @@ public final class ExportPipeline {
     ) throws(ExportFailure) -> ExportReport {
         let video = analysis.video
         let audio = settings.audio == .mute ? nil : analysis.audio
-        demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? [])))
         let format = AtomicOutput.containerFormat(for: settings.output)
-        let mapped = MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format)
+        let extras = ExtraTrackOutput(
+            streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio, format: format,
+            plan: plan, origin: analysis.origin)
+        demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? []) + extras.inputIndices))
+        let mapped =
+            extras.inputIndices.isEmpty
+            ? MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format) : nil
         let muxer = try ExportPipeline.openOutput(path, format: format, copyingFrom: mapped?.file)
         let videoOut = try VideoOutput(
             demuxer: demuxer, muxer: muxer, info: video, plan: plan, origin: analysis.origin)
@@ -66,11 +71,13 @@ public final class ExportPipeline {
                 demuxer: demuxer, muxer: muxer, info: a, plan: plan, origin: analysis.origin,
                 algorithm: settings.audio)
         }
+        try ExportPipeline.keepPresentation(of: video, muxer: muxer, stream: videoOut.index)
+        try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis)
         try audioOut?.prepare(input: settings.input)
         try copyPackets(
-            demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, fileSize: fileSize, progress: progress
-        )
+            demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
+            progress: progress)
         try videoOut.finish(to: muxer)
         try audioOut?.finish(to: muxer)
         do {
@@ -80,6 +87,7 @@ public final class ExportPipeline {
         }
         var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
         report.isKernelCopy = mapped != nil
+        report.notes += extras.notes
         return report
     }
 
@@ -106,7 +114,7 @@ public final class ExportPipeline {
     /// `mapped`, video packets come from the index and view the mapped input; else all are read.
     private func copyPackets(
         _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to muxer: borrowing Muxer, video: VideoOutput,
-        audio: AudioOutput?, fileSize: Int64, progress: ((Double) -> Void)?
+        audio: AudioOutput?, extras: ExtraTrackOutput, fileSize: Int64, progress: ((Double) -> Void)?
     ) throws(ExportFailure) {
         let packet: Packet
         do {
@@ -121,10 +129,11 @@ public final class ExportPipeline {
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
                 throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
             }
+            if !isVideo, try extras.write(packet, to: muxer) { return }
             if isVideo {
                 videoPackets += 1
                 try video.write(packet, to: muxer)
-            } else if let audio {
+            } else if let audio, packet.streamIndex == audio.info.index {
                 try audio.write(packet, to: muxer)
             }
             if let progress, let position = packet.position, Date().timeIntervalSince(lastProgress) > 0.5 {

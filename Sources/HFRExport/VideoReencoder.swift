@@ -30,12 +30,12 @@ final class VideoReencoder {
         let bits = min(max(Double(info.width * info.height) * rate.doubleValue * 0.06, 500_000), 100_000_000)
         do {
             decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 2)
-            encoder = try H264Encoder(
-                .init(
-                    width: info.width, height: info.height, frameRate: rate, temporalLayers: layers,
-                    bitrate: Int(bits), keyframeInterval: keyint,
-                    threads: H264Encoder.Settings.defaultThreads(
-                        width: info.width, height: info.height, frameRate: rate)))
+            var settings = H264Encoder.Settings(
+                width: info.width, height: info.height, frameRate: rate, temporalLayers: layers,
+                bitrate: Int(bits), keyframeInterval: keyint,
+                threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
+            settings.videoSignal = info.presentation
+            encoder = try H264Encoder(settings)
             converter = try PictureConverter(width: info.width, height: info.height)
             packet = try Packet()
         } catch let failure as AVFailure {

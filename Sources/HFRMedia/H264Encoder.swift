@@ -21,6 +21,8 @@ public struct H264Encoder: ~Copyable {
         public var keyframeInterval: Int
         /// Encoder threads (slices per frame follow, so output differs by thread count).
         public var threads: Int
+        /// Colour range and description for the SPS's VUI (a re-encode keeps the source's); nil = none.
+        public var videoSignal: StreamPresentation?
 
         public init(
             width: Int, height: Int, frameRate: Rational, temporalLayers: Int, bitrate: Int,
@@ -98,6 +100,7 @@ public struct H264Encoder: ~Copyable {
         } else {
             p.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
         }
+        if let signal = settings.videoSignal { H264Encoder.describe(signal, in: &p.sSpatialLayers.0) }
         // OpenH264 warns on stderr when frame skipping is off; that choice is deliberate here.
         var trace = Int32(WELS_LOG_ERROR)
         hfr_encoder_set_option(encoder, ENCODER_OPTION_TRACE_LEVEL, &trace)
@@ -110,6 +113,24 @@ public struct H264Encoder: ~Copyable {
         hfr_encoder_set_option(encoder, ENCODER_OPTION_DATAFORMAT, &format)
         self.encoder = encoder
         self.settings = settings
+    }
+
+    /// The VUI's video signal type: the range always, the colour description when OpenH264 can
+    /// write all three code points (its enums stop at BT.2020: no PQ or HLG transfer, left to the
+    /// container's `colr`, which the decoder then keeps).
+    private static func describe(_ signal: StreamPresentation, in layer: inout SSpatialLayerConfig) {
+        let codes = [signal.colorPrimaries, signal.colorTransfer, signal.colorSpace]
+        guard signal.colorRange != 0 || codes != [2, 2, 2] else { return }
+        layer.bVideoSignalTypePresent = true
+        layer.uiVideoFormat = 5  // unspecified
+        layer.bFullRange = signal.colorRange == 2
+        let limits = [Int32(CP_NUM_ENUM.rawValue), Int32(TRC_NUM_ENUM.rawValue), Int32(CM_NUM_ENUM.rawValue)]
+        if codes != [2, 2, 2], zip(codes, limits).allSatisfy({ $0 >= 0 && $0 < $1 }) {
+            layer.bColorDescriptionPresent = true
+            layer.uiColorPrimaries = UInt8(codes[0])
+            layer.uiTransferCharacteristics = UInt8(codes[1])
+            layer.uiColorMatrix = UInt8(codes[2])
+        }
     }
 
     /// OpenH264's rate control budgets each frame as if the rate were at most 60 fps (measured: a

@@ -36,6 +36,10 @@ public struct StreamInfo: Sendable {
     public let metadata: [String: String]
     /// A still image (cover art) stored as a one-frame video stream.
     public let isAttachedPicture: Bool
+    /// The container's four-character code for the stream (`avc1`, `tmcd`, `gpmd`); nil when none.
+    public let codecTag: String?
+    /// Display matrix, colour description, aspect ratio and HDR side data.
+    public let presentation: StreamPresentation
 
     init(_ stream: UnsafeMutablePointer<AVStream>) {
         let s = stream.pointee
@@ -77,6 +81,15 @@ public struct StreamInfo: Sendable {
             par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
         metadata = [String: String](s.metadata)
         isAttachedPicture = s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        codecTag = StreamInfo.fourCC(par.codec_tag)
+        presentation = StreamPresentation(stream)
+    }
+
+    private static func fourCC(_ tag: UInt32) -> String? {
+        guard tag != 0 else { return nil }
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        guard bytes.allSatisfy({ (0x20..<0x7f).contains($0) }) else { return String(tag, radix: 16) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Start time in seconds, exact.

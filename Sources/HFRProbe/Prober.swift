@@ -61,8 +61,12 @@ public enum Prober {
             onFrame?(frame)
         }
 
-        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short.
-        for info in streams where info.declaredFrameCount > Int64(tallies[info.index].packetCount) {
+        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short. Only
+        // video and audio count: FFmpeg's MOV demuxer leaves out a subtitle track's final empty sample.
+        for info in streams
+        where (info.kind == .video || info.kind == .audio)
+            && info.declaredFrameCount > Int64(tallies[info.index].packetCount)
+        {
             throw ProbeFailure.truncated(
                 stream: info.index, framesRead: tallies[info.index].packetCount,
                 framesDeclared: info.declaredFrameCount)

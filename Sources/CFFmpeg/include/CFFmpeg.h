@@ -18,6 +18,7 @@
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/dict.h>
+#include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/mathematics.h>
@@ -26,6 +27,7 @@
 #include <libavutil/samplefmt.h>
 #include <libavutil/sha.h>
 #include <libavutil/time.h>
+#include <libavutil/timecode.h>
 #include <libswresample/swresample.h>
 #include <libswscale/swscale.h>
 

@@ -1,0 +1,128 @@
+import HFRMedia
+
+/// The input's tracks besides the exported video and audio: timecode, subtitles, data.
+///
+/// A timecode (a MOV `tmcd` track, or the `timecode` tag) is given to the output's video stream as
+/// its `timecode` tag, moved to the export's start: MP4/MOV then write a `tmcd` track that spans the
+/// output video (retimed with it by construction), Matroska a tag. Subtitle and data tracks the
+/// container can store are copied, their packets retimed through the plan's time map as the video's
+/// are; the others are left out with a note. Nothing here fails an export for want of a container.
+final class ExtraTrackOutput {
+    private(set) var notes: [String] = []
+    /// The start timecode for the output's video stream.
+    let timecode: String?
+    /// Copied tracks: input stream index → (its info, output stream index once added).
+    private var tracks: [Int: (info: StreamInfo, output: Int?)] = [:]
+    private let plan: ExportPlan
+    /// The last time written per output stream, in its input's time base.
+    private var lastTime: [Int: Int64] = [:]
+    private let origin: Rational
+
+    /// Chooses what to keep of `streams` (all the input's) in container `format`.
+    init(
+        streams: [StreamInfo], metadata: [String: String], video: StreamInfo, audio: StreamInfo?, format: String,
+        plan: ExportPlan, origin: Rational
+    ) {
+        self.plan = plan
+        self.origin = origin
+        let (timecode, note) = ExtraTrackOutput.startTimecode(streams: streams, metadata: metadata, video: video, plan)
+        self.timecode = timecode
+        notes += note.map { [$0] } ?? []
+        if format == "matroska" || format == "webm", let rotation = video.presentation.rotation {
+            notes.append("the display matrix (rotation \(rotation)°) is left out: \(format) cannot store it")
+        }
+        for s in streams where s.index != video.index && s.index != audio?.index {
+            guard s.kind == .subtitle || s.kind == .data || s.kind == .other, !s.isTimecode else { continue }
+            if Muxer.accepts(codecID: s.codecID, format: format) {
+                tracks[s.index] = (s, nil)
+            } else {
+                let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName
+                notes.append("\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
+            }
+        }
+    }
+
+    /// The input's timecode (its `tmcd` track's, else the video's or the file's tag) moved to the
+    /// export's start and written at the output rate; or a note saying why it is left out.
+    private static func startTimecode(
+        streams: [StreamInfo], metadata: [String: String], video: StreamInfo, _ plan: ExportPlan
+    ) -> (String?, String?) {
+        let track = streams.first { $0.isTimecode && $0.metadata.timecode != nil }
+        guard let value = track?.metadata.timecode ?? video.metadata.timecode ?? metadata.timecode else {
+            return (nil, nil)
+        }
+        let rate = track?.averageFrameRate ?? video.averageFrameRate ?? plan.captureRate
+        if let moved = Timecode.convert(value, rate: rate, advancedBy: plan.start, to: plan.outputRate) {
+            return (moved, nil)
+        }
+        return (nil, "the timecode \(value) is left out: it cannot be counted at \(plan.outputRate) fps")
+    }
+
+    /// Input streams whose packets this writes.
+    var inputIndices: [Int] { tracks.keys.sorted() }
+
+    /// Adds the output streams (after the video's, whose index is `video`) and the timecode tag.
+    func addStreams(_ demuxer: borrowing Demuxer, to muxer: borrowing Muxer, video: Int) throws(ExportFailure) {
+        if let timecode { muxer.setMetadata("timecode", timecode, ofStream: video) }
+        for index in inputIndices {
+            do {
+                let info = tracks[index]!.info
+                let output = try muxer.addStream(
+                    copying: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase)
+                for key in ["language", "title", "handler_name"] {
+                    if let value = info.metadata[key] { muxer.setMetadata(key, value, ofStream: output) }
+                }
+                tracks[index]!.output = output
+            } catch {
+                throw .settingUpOutput(error)
+            }
+        }
+    }
+
+    /// Writes `packet` if it belongs to a kept track (false otherwise): timestamps through the time
+    /// map, the part outside the exported range cut off, packets wholly outside it left out.
+    func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) -> Bool {
+        guard let track = tracks[packet.streamIndex], let output = track.output else { return false }
+        guard let pts = packet.pts ?? packet.dts else { return true }
+        let timeBase = track.info.timeBase
+        let start = Rational.seconds(pts, in: timeBase) - origin
+        let end = start + Rational.seconds(max(packet.duration, 0), in: timeBase)
+        guard end > plan.start || (packet.duration <= 0 && start >= plan.start), start < plan.end else { return true }
+        let mapStart = plan.map.outputTime(at: plan.start)
+        func ticks(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded() }
+        // Overlapping cues cut at the range start would share a time; MP4 wants each later than the last.
+        let outStart = max(ticks(max(start, plan.start)), lastTime[output].map { $0 + 1 } ?? Int64.min)
+        lastTime[output] = outStart
+        packet.pts = outStart
+        packet.dts = outStart
+        if packet.duration > 0 { packet.duration = max(1, ticks(min(end, plan.end)) - outStart) }
+        do {
+            try muxer.write(packet, from: timeBase, to: output)
+        } catch {
+            throw .writing(error)
+        }
+        return true
+    }
+}
+
+extension StreamInfo {
+    /// A MOV timecode track.
+    var isTimecode: Bool { codecTag == "tmcd" }
+}
+
+extension ExportPipeline {
+    /// The video's display matrix, colour description, aspect ratio and HDR side data, on the output
+    /// video stream whether its packets are copied or re-encoded.
+    static func keepPresentation(of video: StreamInfo, muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+        do {
+            try muxer.apply(video.presentation, toStream: stream)
+        } catch {
+            throw .settingUpOutput(error)
+        }
+    }
+}
+
+extension [String: String] {
+    /// The `timecode` tag, however the container spells it (Matroska: `TIMECODE`).
+    fileprivate var timecode: String? { first { $0.key.lowercased() == "timecode" }?.value }
+}
