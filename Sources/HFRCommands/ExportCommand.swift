@@ -21,7 +21,8 @@ public struct ExportCommand: Command {
                         may be left open; after a closed last segment the rest plays at speed 1).
                         Lossless per segment when C·S/O is a power of two; with temporal layers the
                         boundaries snap to base-layer frames, the only places where keeping more
-                        layers again is safe.
+                        layers again is safe. --ramp auto: the slow-motion segments a Samsung phone
+                        recorded (SEF), played as the phone does: real time outside, 1/2^n inside.
           --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
                         starts at the keyframe before A and an edit list hides the frames before A
                         (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
@@ -49,7 +50,7 @@ public struct ExportCommand: Command {
         .value("conform", "FPS", help: "Slow motion: every frame shown at FPS (e.g. 30)."),
         .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
-        .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1."),
+        .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1; auto: as recorded."),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
         .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
@@ -58,6 +59,8 @@ public struct ExportCommand: Command {
     ]
 
     let settings: ExportSettings
+    /// `--ramp auto`: the map in `settings` is a stand-in for the one recorded in the input.
+    let isRecordedRamp: Bool
     let json: Bool
     let force: Bool
 
@@ -78,6 +81,7 @@ public struct ExportCommand: Command {
         }
         settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        isRecordedRamp = arguments.value("ramp") == "auto"
         json = arguments.flag("json")
         force = arguments.flag("force")
     }
@@ -105,7 +109,9 @@ public struct ExportCommand: Command {
             speed = s
         }
         var ramp: TimeMap? = nil
-        if let text = arguments.value("ramp") {
+        if arguments.value("ramp") == "auto" {
+            ramp = TimeMap(speed: Rational(1))  // read from the input in `run`
+        } else if let text = arguments.value("ramp") {
             do {
                 ramp = try TimeMap(parsing: text)
             } catch {
@@ -142,6 +148,14 @@ public struct ExportCommand: Command {
 
     public func run() throws(HFRError) {
         let size = try InputFile.validate(settings.input)
+        var settings = settings
+        if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
+            do {
+                settings.mode = .ramp(try RecordedRamp.timeMap(input: settings.input), fps: fps)
+            } catch {
+                throw ExportCommand.error(error, settings: settings)
+            }
+        }
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))

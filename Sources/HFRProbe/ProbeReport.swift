@@ -10,6 +10,8 @@ public struct ProbeReport: Sendable {
     public let video: VideoStructure?
     /// First audio timestamp minus first video timestamp, in seconds; nil without both.
     public let avStartOffset: Rational?
+    /// Samsung's slow-motion data (`smta` box, SEF trailer); nil for other files.
+    public var samsungSlowMotion: SamsungSlowMotion? = nil
 
     /// The container as a whole.
     public struct Container: Sendable {

@@ -87,12 +87,14 @@ public enum Prober {
         {
             offset = Rational.seconds(as_, in: a.timeBase) - Rational.seconds(vs, in: v.timeBase)
         }
-        return ProbeReport(
+        var report = ProbeReport(
             path: path, fileSize: fileSize,
             container: .init(
                 formatName: demuxer.formatName, formatLongName: demuxer.formatLongName,
                 duration: demuxer.durationSeconds, bitRate: demuxer.bitRate, tags: tags),
             streams: streamReports, video: structure, avStartOffset: offset)
+        report.samsungSlowMotion = try? SamsungSlowMotion.read(path: path)
+        return report
     }
 
     /// hfr's own tag for the capture frame rate, stored as an exact rational ("120/1").
