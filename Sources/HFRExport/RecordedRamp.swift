@@ -17,7 +17,8 @@ public enum RecordedRamp {
         }
         guard let segments = recorded?.segments, !segments.isEmpty else {
             throw .badInput(
-                "--ramp auto: the file records no slow-motion segments (no Samsung SEF SlowMotion_Data); give --ramp SPEC")
+                "--ramp auto: the file records no slow-motion segments (no Samsung SEF SlowMotion_Data); give --ramp SPEC"
+            )
         }
         let factor = try streamToSource(input)
         do {

@@ -48,7 +48,9 @@ public enum MP4MetadataPatch {
             let read = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, off_t(offset)) }
             guard read >= 8 else { return nil }
             var size = Int64(BoxBytes.be32(header, 0))
-            if size == 1, read == 16 { size = Int64(bitPattern: UInt64(BoxBytes.be32(header, 8)) << 32 | UInt64(BoxBytes.be32(header, 12))) }
+            if size == 1, read == 16 {
+                size = Int64(bitPattern: UInt64(BoxBytes.be32(header, 8)) << 32 | UInt64(BoxBytes.be32(header, 12)))
+            }
             guard size >= 8 else { return nil }
             if BoxBytes.type(header, 4) == "moov" { return size <= Int64(Int32.max) ? (offset, Int(size)) : nil }
             offset += size

@@ -167,7 +167,10 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         var result: [Segment] = []
         for part in text.split(separator: "*", omittingEmptySubsequences: false) {
             let fields = part.split(separator: ":", omittingEmptySubsequences: false).map { field in
-                Int64(String(field.drop { $0.isWhitespace || $0 == "\0" }.reversed().drop { $0.isWhitespace || $0 == "\0" }.reversed()))
+                Int64(
+                    String(
+                        field.drop { $0.isWhitespace || $0 == "\0" }.reversed().drop { $0.isWhitespace || $0 == "\0" }
+                            .reversed()))
             }
             guard fields.count == 3, let start = fields[0], let end = fields[1], let mode = fields[2],
                 start >= 0, start < end, (1...16).contains(mode)
@@ -194,7 +197,9 @@ public struct SamsungSlowMotion: Sendable, Equatable {
             let size = Int(be32(bytes, offset))
             guard size >= 8, offset + size <= to else { break }
             result.append(
-                Box(start: offset, size: size, type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)))
+                Box(
+                    start: offset, size: size, type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                ))
             offset += size
         }
         return result

@@ -9,7 +9,9 @@ import Testing
 
     @Test func realTimeOutsideAndDividedInside() throws {
         let map = try TimeMap(
-            slowMotion: [Segment(start: 1000, end: 2000, speedDivisor: 4), Segment(start: 3000, end: 3500, speedDivisor: 8)],
+            slowMotion: [
+                Segment(start: 1000, end: 2000, speedDivisor: 4), Segment(start: 3000, end: 3500, speedDivisor: 8),
+            ],
             streamToSource: Rational(1))
         #expect(map.description == "0-1@1,1-2@1/4,2-3@1,3-3.5@1/8,3.5-@1")
         // 1 + 4 + 1 + 4 seconds to source time 3.5, then real time.

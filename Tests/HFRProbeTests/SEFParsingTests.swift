@@ -19,7 +19,9 @@ import Testing
 
     @Test func readsSlowMotionDataAfterOtherBlocks() throws {
         let bgm = SEFFile.block(type: 0x0B01, name: "Super_SlowMotion_BGM", data: "music")
-        let data = SEFFile.slowMotionData([.init(start: 1200, end: 2400, mode: 3), .init(start: 5000, end: 5600, mode: 4)])
+        let data = SEFFile.slowMotionData([
+            .init(start: 1200, end: 2400, mode: 3), .init(start: 5000, end: 5600, mode: 4),
+        ])
         let file = Self.media + SEFFile.trailer([(0x0B01, bgm), (0x0890, data)])
         #expect(
             try Self.segments(file)
@@ -56,7 +58,8 @@ import Testing
         let (rate120, layers) = SamsungSlowMotion.samsungMetadata(SEFFile.smta(mode: 13, layers: 3)) ?? (nil, nil)
         #expect(rate120 == 120 && layers == 3)
         #expect(SamsungSlowMotion.samsungMetadata(SEFFile.smta(mode: 12, layers: 4))?.captureFrameRate == 240)
-        #expect(SamsungSlowMotion.samsungMetadata(SEFFile.smta(mode: 21, layers: 3, srfr: 480))?.captureFrameRate == 480)
+        #expect(
+            SamsungSlowMotion.samsungMetadata(SEFFile.smta(mode: 21, layers: 3, srfr: 480))?.captureFrameRate == 480)
         // A mode that does not say the rate (0: normal recording), and no saut at all.
         let normal = SamsungSlowMotion.samsungMetadata(SEFFile.smta(mode: 0, layers: 1))
         #expect(normal != nil && normal?.captureFrameRate == nil && normal?.temporalLayerCount == 1)

@@ -66,7 +66,10 @@ public enum AndroidMetadata {
         while offset + 8 <= to {
             let size = Int(be32(bytes, offset))
             guard size >= 8, offset + size <= to else { break }
-            result.append(Box(start: offset, size: size, type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)))
+            result.append(
+                Box(
+                    start: offset, size: size, type: String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                ))
             offset += size
         }
         return result

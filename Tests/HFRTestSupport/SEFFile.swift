@@ -21,7 +21,9 @@ public enum SEFFile {
     static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
     static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
 
-    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { be32(8 + payload.count) + Array(type.utf8) + payload }
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        be32(8 + payload.count) + Array(type.utf8) + payload
+    }
 
     /// `smta` (a full box) holding `saut`: author, then (key 0, recording mode) and (key 1, layers);
     /// mode 13 is 120 fps, 12 is 240 fps; with `srfr`, mode 21 and the rate in 16.16 fixed point.
@@ -51,7 +53,9 @@ public enum SEFFile {
 
     /// The `SlowMotion_Data` block for `segments` (`start:end:mode` joined by `*`).
     public static func slowMotionData(_ segments: [Segment]) -> [UInt8] {
-        block(type: 0x0890, name: "SlowMotion_Data", data: segments.map { "\($0.start):\($0.end):\($0.mode)" }.joined(separator: "*"))
+        block(
+            type: 0x0890, name: "SlowMotion_Data",
+            data: segments.map { "\($0.start):\($0.end):\($0.mode)" }.joined(separator: "*"))
     }
 
     /// Copies the MP4 at `source` (its `moov` last, with a `udta`) to `path` with `smta` added to
