@@ -100,7 +100,8 @@ public struct InputAnalysis: Sendable {
         try checkCodec(video)
         let audio = streams.first { $0.kind == .audio }
         if range == nil,
-            let (rate, source) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata),
+            let (rate, source) = Prober.declaredCaptureRate(
+                path: path, tags: demuxer.metadata, streamTags: video.metadata),
             let duration = video.durationSeconds, duration > Rational(0)
         {
             return InputAnalysis(

@@ -39,7 +39,8 @@ public enum RecordedRamp {
         }
         guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }),
             let playback = video.averageFrameRate,
-            let (capture, _) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata)
+            let (capture, _) = Prober.declaredCaptureRate(
+                path: input, tags: demuxer.metadata, streamTags: video.metadata)
         else { return Rational(1) }
         let ratio = playback / capture
         // A container's average rate a hair off the tagged one is the same rate.

@@ -74,6 +74,8 @@ public struct ProbeReport: Sendable {
     /// Where the capture frame rate came from.
     public enum CaptureRateSource: String, Sendable {
         case hfrTag = "hfr", androidTag = "com.android.capture.fps", measured, unknown
+        /// Samsung's `smta` box (slow-motion recordings).
+        case samsungTag = "smta"
     }
 
     /// How temporal layers are known.

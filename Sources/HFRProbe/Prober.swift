@@ -79,7 +79,7 @@ public enum Prober {
         let tags = demuxer.metadata
         let structure = video.map { info in
             videoStructure(
-                info: info, report: streamReports[info.index], tags: tags, layers: layers, isH264: isH264)
+                info: info, report: streamReports[info.index], tags: tags, layers: layers, isH264: isH264, path: path)
         }
         var offset: Rational? = nil
         if let v = video, let a = audio, let vs = streamReports[v.index].firstPts,
@@ -123,18 +123,21 @@ public enum Prober {
     /// The capture rate: declared by a tag, else measured from the timestamps, else the container's
     /// average rate.
     static func captureRate(
-        info: StreamInfo, measured: Rational?, tags: [String: String]
+        info: StreamInfo, measured: Rational?, tags: [String: String], path: String
     ) -> (Rational?, ProbeReport.CaptureRateSource) {
-        if let (rate, source) = declaredCaptureRate(tags: tags, streamTags: info.metadata) { return (rate, source) }
+        if let (rate, source) = declaredCaptureRate(path: path, tags: tags, streamTags: info.metadata) {
+            return (rate, source)
+        }
         if let rate = measured ?? info.averageFrameRate { return (rate, .measured) }
         return (nil, .unknown)
     }
 
     private static func videoStructure(
-        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isH264: Bool
+        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isH264: Bool,
+        path: String
     ) -> ProbeReport.VideoStructure {
         let playback = info.averageFrameRate ?? report.measuredFrameRate
-        let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags)
+        let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags, path: path)
         return .init(
             streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
             playbackFrameRate: playback, isBitstreamAnalyzed: isH264, layerSignalling: layers.signalling,

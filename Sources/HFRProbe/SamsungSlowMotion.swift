@@ -55,48 +55,47 @@ public struct SamsungSlowMotion: Sendable, Equatable {
 
     /// What the file at `path` holds; nil when it has neither `smta` nor a `SlowMotion_Data` block.
     public static func read(path: String) throws(Malformed) -> SamsungSlowMotion? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        let length = Int64(info.st_size)
-        let read = { (offset: Int64, count: Int) -> [UInt8]? in
-            guard offset >= 0, count >= 0, offset + Int64(count) <= length else { return nil }
-            var bytes = [UInt8](repeating: 0, count: count)
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-            return n == count ? bytes : nil
-        }
-        let smta = movieBox(length: length, read: read).flatMap(userData)
-        let segments = try trailerSegments(length: length, read: read)
+        guard let file = ReadOnlyFile(path: path) else { return nil }
+        let smta = userData(length: file.length, read: file.read)
+        let segments = try trailerSegments(length: file.length, read: file.read)
         guard smta != nil || segments != nil else { return nil }
         return SamsungSlowMotion(
             captureFrameRate: smta?.captureFrameRate, temporalLayerCount: smta?.temporalLayerCount,
             segments: segments ?? [])
     }
 
-    /// The top-level `moov` box (at most 64 MiB), read whole.
-    static func movieBox(length: Int64, read: (Int64, Int) -> [UInt8]?) -> [UInt8]? {
-        var offset: Int64 = 0
-        while let header = read(offset, 8) {
+    /// The capture rate in the `smta` box of the file at `path` (the trailer is not read).
+    public static func captureFrameRate(path: String) -> Int? {
+        guard let file = ReadOnlyFile(path: path) else { return nil }
+        return userData(length: file.length, read: file.read)?.captureFrameRate
+    }
+
+    /// The `smta` of `moov/udta`, found by box headers (only `udta` is read whole).
+    static func userData(
+        length: Int64, read: (Int64, Int) -> [UInt8]?
+    ) -> (captureFrameRate: Int?, temporalLayerCount: Int?)? {
+        guard let moov = child("moov", from: 0, to: length, read: read),
+            let udta = child("udta", from: moov.start + 8, to: moov.end, read: read), udta.end - udta.start <= 1 << 24,
+            let bytes = read(udta.start, Int(udta.end - udta.start))
+        else { return nil }
+        guard let smta = boxes(bytes, 8, bytes.count).first(where: { $0.type == "smta" }) else { return nil }
+        return samsungMetadata(Array(bytes[smta.start..<smta.end]))
+    }
+
+    /// The first box of `type` among those laid end to end in [from, to) of the file.
+    static func child(
+        _ type: String, from: Int64, to: Int64, read: (Int64, Int) -> [UInt8]?
+    ) -> (start: Int64, end: Int64)? {
+        var offset = from
+        while offset + 8 <= to, let header = read(offset, 8) {
             var size = Int64(be32(header, 0))
             if size == 1, let large = read(offset + 8, 8) { size = Int64(be32(large, 0)) << 32 | Int64(be32(large, 4)) }
-            if size == 0 { size = length - offset }
-            guard size >= 8 else { return nil }
-            if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
-                return size <= 64 << 20 ? read(offset, Int(size)) : nil
-            }
+            if size == 0 { size = to - offset }
+            guard size >= 8, offset + size <= to else { return nil }
+            if String(decoding: header[4..<8], as: UTF8.self) == type { return (offset, offset + size) }
             offset += size
         }
         return nil
-    }
-
-    /// The `smta` of `moov/udta` in `movie` (a whole `moov` box).
-    static func userData(_ movie: [UInt8]) -> (captureFrameRate: Int?, temporalLayerCount: Int?)? {
-        guard let udta = boxes(movie, 8, movie.count).first(where: { $0.type == "udta" }),
-            let smta = boxes(movie, udta.start + 8, udta.end).first(where: { $0.type == "smta" })
-        else { return nil }
-        return samsungMetadata(Array(movie[smta.start..<smta.end]))
     }
 
     /// The capture rate and layer count of an `smta` box (header included).
@@ -183,6 +182,33 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         return result
     }
 
+    /// A file opened for reading at offsets; closed when dropped.
+    private final class ReadOnlyFile {
+        let fd: Int32
+        let length: Int64
+
+        init?(path: String) {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            var info = stat()
+            guard fstat(fd, &info) == 0 else {
+                close(fd)
+                return nil
+            }
+            length = Int64(info.st_size)
+        }
+
+        deinit { close(fd) }
+
+        /// `count` bytes at `offset`, or nil when they are not all in the file.
+        func read(_ offset: Int64, _ count: Int) -> [UInt8]? {
+            guard offset >= 0, count >= 0, offset + Int64(count) <= length else { return nil }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
+            return n == count ? bytes : nil
+        }
+    }
+
     private struct Box {
         var start: Int
         var size: Int
@@ -211,5 +237,17 @@ public struct SamsungSlowMotion: Sendable, Equatable {
 
     private static func le32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
         bytes[offset..<(offset + 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+}
+
+extension Prober {
+    /// The capture rate a file declares: its tags (hfr's exact key first, then Android's), else
+    /// the `smta` box of a Samsung slow-motion recording.
+    public static func declaredCaptureRate(
+        path: String, tags: [String: String], streamTags: [String: String]
+    ) -> (Rational, ProbeReport.CaptureRateSource)? {
+        if let declared = declaredCaptureRate(tags: tags, streamTags: streamTags) { return declared }
+        guard let rate = SamsungSlowMotion.captureFrameRate(path: path), rate > 0 else { return nil }
+        return (Rational(Int64(rate)), .samsungTag)
     }
 }

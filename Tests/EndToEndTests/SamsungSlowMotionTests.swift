@@ -24,11 +24,14 @@ import Testing
         return out + (t - at)
     }
 
-    static func sefFile(in dir: TemporaryDirectory, trailer: [UInt8]? = nil) throws -> String {
+    /// The SEF file around `source` (default: the 6 s recording, which plays at its capture rate).
+    static func sefFile(
+        in dir: TemporaryDirectory, source: String? = nil, trailer: [UInt8]? = nil
+    ) throws -> String {
         let late = dir.path("moov-last.mp4")
         try ExportInputs.ffmpeg([
-            "-i", try ExportInputs.sixSeconds.get(), "-map", "0", "-c", "copy", "-map_metadata", "0",
-            "-movflags", "+use_metadata_tags", late,
+            "-i", try source ?? ExportInputs.sixSeconds.get(), "-map", "0", "-c", "copy", "-map_metadata",
+            source == nil ? "0" : "-1", "-movflags", "+use_metadata_tags", late,
         ])
         let path = dir.path("sef.mp4")
         try SEFFile.write(
@@ -54,6 +57,22 @@ import Testing
         #expect(text.contains("1.000-2.000 s at 1/4 speed"))
         // Other tools read the file as before: FFmpeg ignores the trailer.
         #expect(try MediaChecks.decodeErrors(path).isEmpty)
+    }
+
+    /// As a phone stores it: a stream that plays at 30 fps, captured at 120 as only `smta` says.
+    @Test func smtaDeclaresTheCaptureRate() throws {
+        let dir = try TemporaryDirectory()
+        let conformed = dir.path("conformed.mp4")
+        let r = try Tool.hfr(["export", try ExportInputs.sixSeconds.get(), conformed, "--conform", "30"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let path = try Self.sefFile(in: dir, source: conformed)
+        let tags = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", path]).stdout
+        #expect(!tags.contains("capture.fps"))
+        let video = try Tool.json(try Tool.hfr(["probe", "--json", path]).stdout)["video"] as? [String: Any] ?? [:]
+        #expect(video["captureFrameRate"] as? String == "120/1")
+        #expect(video["captureFrameRateSource"] as? String == "smta")
+        #expect(video["playbackFrameRate"] as? String == "30/1")
+        #expect(video["slowMotionFactor"] as? String == "4/1")
     }
 
     /// `--ramp auto` at its default rate (capture × slowest speed = 30 fps): outside the segments
