@@ -8,9 +8,9 @@ public struct ExportCommand: Command {
     public static let name = "export"
     public static let abstract = "Retime a recording: slow motion, lower real-time rates, speed ramps."
     public static let discussion = """
-        Time model: C is the capture rate (com.hfr.capture.fps, com.android.capture.fps, else measured
-        from timestamps), O the output rate, S the playback speed (1 = real time, 0.25 = 4x slower).
-        Each output frame advances the source by C·S/O frames.
+        Time model: C is the capture rate (com.hfr.capture.fps, com.android.capture.fps, Samsung's smta
+        box, else measured from timestamps), O the output rate, S the playback speed (1 = real time,
+        0.25 = 4x slower). Each output frame advances the source by C·S/O frames.
 
           --conform O   every frame kept, shown at O fps: slow motion C/O. Video stream-copied,
                         timestamps rescaled exactly.
@@ -35,8 +35,9 @@ public struct ExportCommand: Command {
         varispeed: resampled, pitch follows speed; mute: no audio. Audio lasts as long as the video,
         to the sample, and each ramp segment's audio is exactly as long as its video.
 
-        The output records what was done: com.android.capture.fps and com.hfr.capture.fps (frames per
-        second of real time it holds), com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
+        The output records what was done: com.android.capture.fps (in MP4/MOV a float32, as Android
+        writes it) and com.hfr.capture.fps (frames per second of real time it holds),
+        com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
         It is written under a temporary name and renamed when complete; the input is never modified.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
