@@ -151,6 +151,23 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         return nil
     }
 
+    /// Where the SEF trailer of the file at `path` begins (its first data block): the boxes end
+    /// there. nil without a well-formed trailer.
+    public static func trailerStart(path: String) -> Int64? {
+        guard let file = ReadOnlyFile(path: path), let footer = file.read(file.length - 8, 8),
+            String(decoding: footer[4..<8], as: UTF8.self) == "SEFT"
+        else { return nil }
+        let tableLength = Int(le32(footer, 0))
+        let tailStart = file.length - 8 - Int64(tableLength)
+        guard tableLength >= 12, let table = file.read(tailStart, tableLength),
+            String(decoding: table[0..<4], as: UTF8.self) == "SEFH"
+        else { return nil }
+        let count = min(Int(le32(table, 8)), (tableLength - 12) / 12)
+        let starts = (0..<count).map { tailStart - Int64(le32(table, 12 + 12 * $0 + 4)) }
+        let start = starts.min().map { min($0, tailStart) } ?? tailStart
+        return start >= 0 ? start : nil
+    }
+
     /// A data block's segments if it is `SlowMotion_Data`, else nil.
     static func slowMotionData(_ block: [UInt8]) throws(Malformed) -> [Segment]? {
         guard block.count >= 8 else { throw Malformed(description: "SEF data block shorter than its header") }

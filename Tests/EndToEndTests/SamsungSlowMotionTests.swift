@@ -59,6 +59,19 @@ import Testing
         #expect(try MediaChecks.decodeErrors(path).isEmpty)
     }
 
+    /// hfr reads the boxes up to the trailer too: a conform is a kernel copy of every packet.
+    @Test func conformCopiesEveryPacket() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.sefFile(in: dir)
+        let out = dir.path("conform.mp4")
+        let r = try Tool.hfr(["export", input, out, "--conform", "30", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let video = try Tool.json(r.stdout)["video"] as? [String: Any] ?? [:]
+        #expect(video["kernelCopy"] as? Bool == true)
+        #expect(try MediaChecks.packets(out).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+        #expect(try MediaChecks.entry(out, stream: "v:0", "avg_frame_rate") == "30/1")
+    }
+
     /// As a phone stores it: a stream that plays at 30 fps, captured at 120 as only `smta` says.
     @Test func smtaDeclaresTheCaptureRate() throws {
         let dir = try TemporaryDirectory()

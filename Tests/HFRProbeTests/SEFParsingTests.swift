@@ -1,3 +1,4 @@
+import Foundation
 import HFRProbe
 import HFRTestSupport
 import Testing
@@ -26,6 +27,18 @@ import Testing
         #expect(
             try Self.segments(file)
                 == [Segment(start: 1200, end: 2400, speedDivisor: 4), Segment(start: 5000, end: 5600, speedDivisor: 8)])
+    }
+
+    /// The boxes end where the first data block starts.
+    @Test func trailerStartsAtTheFirstBlock() throws {
+        let dir = try TemporaryDirectory()
+        let bgm = SEFFile.block(type: 0x0B01, name: "Super_SlowMotion_BGM", data: "music")
+        let data = SEFFile.slowMotionData([.init(start: 0, end: 100, mode: 2)])
+        let path = dir.path("sef.bin")
+        try Data(Self.media + SEFFile.trailer([(0x0B01, bgm), (0x0890, data)])).write(to: URL(fileURLWithPath: path))
+        #expect(SamsungSlowMotion.trailerStart(path: path) == Int64(Self.media.count))
+        try Data(Self.media).write(to: URL(fileURLWithPath: path))
+        #expect(SamsungSlowMotion.trailerStart(path: path) == nil)
     }
 
     @Test func filesWithoutTheTrailerOrTheBlockHaveNone() throws {
