@@ -32,23 +32,40 @@ public enum AndroidMetadata {
             let keys = children.first(where: { $0.type == "keys" }),
             let ilst = children.first(where: { $0.type == "ilst" })
         else { return [:] }
+        // Android's rules: every key an `mdta` one, every item a known key with one `data` atom
+        // of more than 16 bytes and a well-known type; anything else fails the whole file.
         var names: [String] = []
         var offset = keys.start + 16
         for _ in 0..<Int(be32(bytes, keys.start + 12)) {
+            guard offset + 8 <= keys.end else { throw Malformed(description: "keys overrun") }
             let size = Int(be32(bytes, offset))
+            guard size >= 8, offset + size <= keys.end, type(bytes, offset + 4) == "mdta" else {
+                throw Malformed(description: "key at \(offset) is not an mdta key")
+            }
             names.append(String(decoding: bytes[(offset + 8)..<(offset + size)], as: UTF8.self))
             offset += size
         }
         var result: [String: Value] = [:]
         for item in boxes(bytes, ilst.start + 8, ilst.end) {
             let index = Int(be32(bytes, item.start + 4)) - 1
-            guard names.indices.contains(index),
-                let data = boxes(bytes, item.start + 8, item.end).first(where: { $0.type == "data" }), data.size >= 16
-            else { continue }
+            let dataSize = item.size > 8 + 16 ? Int(be32(bytes, item.start + 8)) : 0
+            guard names.indices.contains(index), dataSize > 16, dataSize <= item.size - 8,
+                type(bytes, item.start + 12) == "data", bytes[item.start + 16] == 0
+            else { throw Malformed(description: "ilst item \(index + 1) is not what Android accepts") }
+            let data = item.start + 8
             result[names[index]] = Value(
-                type: be32(bytes, data.start + 8) & 0x00FF_FFFF, bytes: Array(bytes[(data.start + 16)..<data.end]))
+                type: be32(bytes, data + 8), bytes: Array(bytes[(data + 16)..<(data + dataSize)]))
         }
         return result
+    }
+
+    /// What Android's extractor would reject (and with it the whole file).
+    public struct Malformed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    static func type(_ bytes: [UInt8], _ offset: Int) -> String {
+        String(decoding: bytes[offset..<(offset + 4)], as: UTF8.self)
     }
 
     /// A box found in a byte array.
