@@ -75,24 +75,29 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         length: Int64, read: (Int64, Int) -> [UInt8]?
     ) -> (captureFrameRate: Int?, temporalLayerCount: Int?)? {
         guard let moov = child("moov", from: 0, to: length, read: read),
-            let udta = child("udta", from: moov.start + 8, to: moov.end, read: read), udta.end - udta.start <= 1 << 24,
-            let bytes = read(udta.start, Int(udta.end - udta.start))
+            let udta = child("udta", from: moov.body, to: moov.end, read: read), udta.end - udta.body <= 1 << 24,
+            let bytes = read(udta.body, Int(udta.end - udta.body))
         else { return nil }
-        guard let smta = boxes(bytes, 8, bytes.count).first(where: { $0.type == "smta" }) else { return nil }
+        guard let smta = boxes(bytes, 0, bytes.count).first(where: { $0.type == "smta" }) else { return nil }
         return samsungMetadata(Array(bytes[smta.start..<smta.end]))
     }
 
-    /// The first box of `type` among those laid end to end in [from, to) of the file.
+    /// The first box of `type` among those laid end to end in [from, to) of the file: where its
+    /// content starts (after a 32- or 64-bit size) and where it ends.
     static func child(
         _ type: String, from: Int64, to: Int64, read: (Int64, Int) -> [UInt8]?
-    ) -> (start: Int64, end: Int64)? {
+    ) -> (body: Int64, end: Int64)? {
         var offset = from
         while offset + 8 <= to, let header = read(offset, 8) {
             var size = Int64(be32(header, 0))
-            if size == 1, let large = read(offset + 8, 8) { size = Int64(be32(large, 0)) << 32 | Int64(be32(large, 4)) }
+            var headerSize: Int64 = 8
+            if size == 1, let large = read(offset + 8, 8) {
+                size = Int64(be32(large, 0)) << 32 | Int64(be32(large, 4))
+                headerSize = 16
+            }
             if size == 0 { size = to - offset }
-            guard size >= 8, offset + size <= to else { return nil }
-            if String(decoding: header[4..<8], as: UTF8.self) == type { return (offset, offset + size) }
+            guard size >= headerSize, offset + size <= to else { return nil }
+            if String(decoding: header[4..<8], as: UTF8.self) == type { return (offset + headerSize, offset + size) }
             offset += size
         }
         return nil
@@ -132,14 +137,11 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         // Header (12) and references (12 each) before the footer.
         let tableLength = Int(le32(footer, 0))
         let tailStart = length - 8 - Int64(tableLength)
-        guard tableLength >= 12, (tableLength - 12) % 12 == 0, let table = read(tailStart, tableLength),
+        guard tableLength >= 12, let table = read(tailStart, tableLength),
             String(decoding: table[0..<4], as: UTF8.self) == "SEFH"
         else { throw Malformed(description: "SEF trailer: bad header before SEFT") }
-        let count = Int(le32(table, 8))
-        guard count == (tableLength - 12) / 12 else {
-            throw Malformed(description: "SEF trailer: \(count) references in room for \((tableLength - 12) / 12)")
-        }
-        for i in 0..<count {
+        // As many references as fit (Media3 reads them so, whatever the count field says).
+        for i in 0..<((tableLength - 12) / 12) {
             let entry = 12 + 12 * i
             let start = tailStart - Int64(le32(table, entry + 4))
             let size = Int(le32(table, entry + 8))
@@ -162,7 +164,7 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         guard tableLength >= 12, let table = file.read(tailStart, tableLength),
             String(decoding: table[0..<4], as: UTF8.self) == "SEFH"
         else { return nil }
-        let count = min(Int(le32(table, 8)), (tableLength - 12) / 12)
+        let count = (tableLength - 12) / 12
         let starts = (0..<count).map { tailStart - Int64(le32(table, 12 + 12 * $0 + 4)) }
         let start = starts.min().map { min($0, tailStart) } ?? tailStart
         return start >= 0 ? start : nil
