@@ -152,7 +152,9 @@ public struct ExportCommand: Command {
         var settings = settings
         if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
             do {
-                settings.mode = .ramp(try RecordedRamp.timeMap(input: settings.input), fps: fps)
+                let map = try RecordedRamp.timeMap(input: settings.input)
+                settings.mode = .ramp(map, fps: fps)
+                Console.error("Note: --ramp auto: the recorded slow-motion segments give \(map)\n")
             } catch {
                 throw ExportCommand.error(error, settings: settings)
             }

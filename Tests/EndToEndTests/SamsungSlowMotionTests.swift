@@ -94,8 +94,10 @@ import Testing
         let dir = try TemporaryDirectory()
         let input = try Self.sefFile(in: dir)
         let out = dir.path("auto.mp4")
-        let r = try Tool.hfr(["export", input, out, "--ramp", "auto", "--reencode", "never"])
+        let r = try Tool.hfr(["export", input, out, "--ramp", "auto", "--reencode", "never", "--json"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try Tool.json(r.stdout)["timeMap"] as? String == "0-1@1,1-2@1/4,2-3@1,3-3.5@1/4,3.5-@1")
+        #expect(r.stderr.contains("Note: --ramp auto: the recorded slow-motion segments give 0-1@1,1-2@1/4"))
         // 1 + 4 + 1 + 2 + 2.5 seconds.
         #expect(abs(try MediaChecks.duration(out, stream: "v:0") - 10.5) < 0.0005)
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
