@@ -8,9 +8,9 @@ public struct ExportCommand: Command {
     public static let name = "export"
     public static let abstract = "Retime a recording: slow motion, lower real-time rates, speed ramps."
     public static let discussion = """
-        Time model: C is the capture rate (com.hfr.capture.fps, com.android.capture.fps, else measured
-        from timestamps), O the output rate, S the playback speed (1 = real time, 0.25 = 4x slower).
-        Each output frame advances the source by C·S/O frames.
+        Time model: C is the capture rate (com.hfr.capture.fps, com.android.capture.fps, Samsung's smta
+        box, else measured from timestamps), O the output rate, S the playback speed (1 = real time,
+        0.25 = 4x slower). Each output frame advances the source by C·S/O frames.
 
           --conform O   every frame kept, shown at O fps: slow motion C/O. Video stream-copied,
                         timestamps rescaled exactly.
@@ -21,7 +21,8 @@ public struct ExportCommand: Command {
                         may be left open; after a closed last segment the rest plays at speed 1).
                         Lossless per segment when C·S/O is a power of two; with temporal layers the
                         boundaries snap to base-layer frames, the only places where keeping more
-                        layers again is safe.
+                        layers again is safe. --ramp auto: the slow-motion segments a Samsung phone
+                        recorded (SEF), played as the phone does: real time outside, 1/2^n inside.
           --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
                         starts at the keyframe before A and an edit list hides the frames before A
                         (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
@@ -34,8 +35,9 @@ public struct ExportCommand: Command {
         varispeed: resampled, pitch follows speed; mute: no audio. Audio lasts as long as the video,
         to the sample, and each ramp segment's audio is exactly as long as its video.
 
-        The output records what was done: com.android.capture.fps and com.hfr.capture.fps (frames per
-        second of real time it holds), com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
+        The output records what was done: com.android.capture.fps (in MP4/MOV a float32, as Android
+        writes it) and com.hfr.capture.fps (frames per second of real time it holds),
+        com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
         It is written under a temporary name and renamed when complete; the input is never modified.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
@@ -49,7 +51,7 @@ public struct ExportCommand: Command {
         .value("conform", "FPS", help: "Slow motion: every frame shown at FPS (e.g. 30)."),
         .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
-        .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1."),
+        .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1; auto: as recorded."),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
         .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
@@ -58,6 +60,8 @@ public struct ExportCommand: Command {
     ]
 
     let settings: ExportSettings
+    /// `--ramp auto`: the map in `settings` is a stand-in for the one recorded in the input.
+    let isRecordedRamp: Bool
     let json: Bool
     let force: Bool
 
@@ -78,6 +82,7 @@ public struct ExportCommand: Command {
         }
         settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        isRecordedRamp = arguments.value("ramp") == "auto"
         json = arguments.flag("json")
         force = arguments.flag("force")
     }
@@ -105,7 +110,9 @@ public struct ExportCommand: Command {
             speed = s
         }
         var ramp: TimeMap? = nil
-        if let text = arguments.value("ramp") {
+        if arguments.value("ramp") == "auto" {
+            ramp = TimeMap(speed: Rational(1))  // read from the input in `run`
+        } else if let text = arguments.value("ramp") {
             do {
                 ramp = try TimeMap(parsing: text)
             } catch {
@@ -142,6 +149,16 @@ public struct ExportCommand: Command {
 
     public func run() throws(HFRError) {
         let size = try InputFile.validate(settings.input)
+        var settings = settings
+        if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
+            do {
+                let map = try RecordedRamp.timeMap(input: settings.input)
+                settings.mode = .ramp(map, fps: fps)
+                Console.error("Note: --ramp auto: the recorded slow-motion segments give \(map)\n")
+            } catch {
+                throw ExportCommand.error(error, settings: settings)
+            }
+        }
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))

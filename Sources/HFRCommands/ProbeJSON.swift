@@ -48,7 +48,26 @@ enum ProbeJSON {
             ("streams", .array(r.streams.map(stream))),
             ("video", .optional(r.video.map(video))),
             ("avStartOffset", seconds(r.avStartOffset)),
+            ("samsungSlowMotion", .optional(r.samsungSlowMotion.map(samsung))),
         ]
+    }
+
+    static func samsung(_ s: SamsungSlowMotion) -> JSONValue {
+        .object([
+            ("captureFrameRate", .optional(s.captureFrameRate.map { .int(Int64($0)) })),
+            ("temporalLayerCount", .optional(s.temporalLayerCount.map { .int(Int64($0)) })),
+            (
+                "slowMotionSegments",
+                .array(
+                    s.segments.map {
+                        .object([
+                            ("start", .double(Double($0.start) / 1000)),
+                            ("end", .double(Double($0.end) / 1000)),
+                            ("speed", .string(Rational(1, $0.speedDivisor).description)),
+                        ])
+                    })
+            ),
+        ])
     }
 
     static func rational(_ r: Rational?) -> JSONValue { .optional(r.map { .string($0.description) }) }

@@ -33,7 +33,19 @@ enum ProbeText {
             lines.append("A/V start offset: \(signed(offset.doubleValue * 1000)) ms (audio − video)")
         }
         if let v = r.video { lines += video(v) }
+        if let s = r.samsungSlowMotion { lines += samsung(s) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Samsung slow motion: the `smta` capture rate and the segments the phone plays slowed down.
+    static func samsung(_ s: SamsungSlowMotion) -> [String] {
+        var head = "Samsung slow motion (SEF): captured at \(s.captureFrameRate.map(String.init) ?? "?") fps"
+        if let layers = s.temporalLayerCount { head += ", \(layers) temporal layers" }
+        let segments = s.segments.map {
+            "  \(DecimalText.fixed(Double($0.start) / 1000, digits: 3))-\(DecimalText.fixed(Double($0.end) / 1000, digits: 3)) s"
+                + " at 1/\($0.speedDivisor) speed"
+        }
+        return [head + (segments.isEmpty ? ", no slow-motion segments" : "")] + segments
     }
 
     static func stream(_ s: ProbeReport.Stream) -> String {

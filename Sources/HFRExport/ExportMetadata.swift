@@ -6,21 +6,25 @@ import HFRProbe
 enum ExportMetadata {
     /// Frames per second of source (real) time the output holds where the map is slowest:
     /// 120 after a conform of 120 fps footage, 30 after `--fps 30`.
-    static func tags(plan: ExportPlan, sourceCaptureRate: Rational) -> [String: String] {
-        let slowest = plan.realMap.slowestSpeed
-        let capture = min(plan.outputRate / slowest, sourceCaptureRate)
+    static func captureRate(plan: ExportPlan, sourceCaptureRate: Rational) -> Rational {
+        min(plan.outputRate / plan.realMap.slowestSpeed, sourceCaptureRate)
+    }
+
+    /// The tags; into MP4/MOV (`isISO`) Android's key holds `MP4MetadataPatch.placeholder`, which
+    /// `floatTags` then replaces with a float32 as Android writes it (Matroska keeps the decimal text).
+    static func tags(plan: ExportPlan, sourceCaptureRate: Rational, isISO: Bool) -> [String: String] {
+        let capture = captureRate(plan: plan, sourceCaptureRate: sourceCaptureRate)
         return [
-            Prober.androidCaptureRateKey: decimal(capture),
+            Prober.androidCaptureRateKey: isISO ? MP4MetadataPatch.placeholder : DecimalText.fixed(capture, digits: 6),
             Prober.captureRateKey: capture.description,
             "com.hfr.export.speed": plan.realMap.description,
-            "com.hfr.export.slowmotion": slowest.reciprocal.description,
+            "com.hfr.export.slowmotion": plan.realMap.slowestSpeed.reciprocal.description,
             "com.hfr.export.source.fps": sourceCaptureRate.description,
         ]
     }
 
-    static func decimal(_ rate: Rational) -> String {
-        let micro = (rate * Rational(1_000_000)).rounded()
-        let fraction = String(micro % 1_000_000)
-        return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    /// The float32 values `MP4MetadataPatch.setFloat32` writes after the trailer of an MP4/MOV.
+    static func floatTags(plan: ExportPlan, sourceCaptureRate: Rational) -> [String: Float] {
+        [Prober.androidCaptureRateKey: Float(captureRate(plan: plan, sourceCaptureRate: sourceCaptureRate).doubleValue)]
     }
 }

@@ -82,6 +82,10 @@ public final class ExportPipeline {
         try audioOut?.finish(to: muxer)
         do {
             try muxer.finish()
+            if format == "mp4" || format == "mov" {
+                try MP4MetadataPatch.setFloat32(
+                    ExportMetadata.floatTags(plan: plan, sourceCaptureRate: analysis.captureRate), inFileAt: path)
+            }
         } catch {
             throw .writing(error)
         }
@@ -96,12 +100,12 @@ public final class ExportPipeline {
     private func writeHeader(
         _ muxer: borrowing Muxer, format: String, plan: ExportPlan, analysis: InputAnalysis
     ) throws(ExportFailure) {
-        let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate)
+        let isISO = format == "mp4" || format == "mov"
+        let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate, isISO: isISO)
         for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
             muxer.setMetadata(key, value)
         }
         do {
-            let isISO = format == "mp4" || format == "mov"
             // Matroska otherwise writes a random segment UID and its version: the same export would
             // give other bytes each run (MP4 needs nothing: it writes neither).
             try muxer.writeHeader(options: isISO ? ["movflags": "+use_metadata_tags"] : ["fflags": "+bitexact"])

@@ -102,9 +102,10 @@ public struct InputAnalysis: Sendable {
         }
         try checkCodec(video)
         let audio = streams.first { $0.kind == .audio }
-        let scale = PlaybackTiming.streamScale(tags: demuxer.metadata, video: video)
+        let scale = PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video)
         if range == nil,
-            let (rate, source) = Prober.declaredCaptureRate(tags: demuxer.metadata, streamTags: video.metadata),
+            let (rate, source) = Prober.declaredCaptureRate(
+                path: path, tags: demuxer.metadata, streamTags: video.metadata),
             let duration = video.durationSeconds, duration > Rational(0)
         {
             return InputAnalysis(
@@ -138,7 +139,7 @@ public struct InputAnalysis: Sendable {
             guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
                 return (nil, Rational(1))
             }
-            return (video.startSeconds, PlaybackTiming.streamScale(tags: demuxer.metadata, video: video))
+            return (video.startSeconds, PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video))
         } catch {
             throw .reading(error)
         }

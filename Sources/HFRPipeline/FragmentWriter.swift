@@ -17,7 +17,7 @@ final class FragmentWriter {
 
     init(
         path: String, width: Int, height: Int, parameterSets: [UInt8], videoTimeBase: Rational,
-        audio: (parameters: CodecParameters, timeBase: Rational)?, metadata: [String: String]
+        audio: (parameters: CodecParameters, timeBase: Rational)?, captureRate: Rational
     ) throws(AVFailure) {
         muxer = try Muxer(path: path, format: "mp4")
         videoIndex = try muxer.addStream(
@@ -28,7 +28,9 @@ final class FragmentWriter {
         } else {
             audioIndex = nil
         }
-        for (key, value) in metadata { muxer.setMetadata(key, value) }
+        for (key, value) in RecordingFinalizer.captureRateTags(captureRate, isISO: true) {
+            muxer.setMetadata(key, value)
+        }
         // empty_moov: the header holds no samples, each fragment carries its own index (moof).
         // frag_custom: fragments end when hfr says, so hfr knows where the file is whole.
         // avoid_negative_ts disabled: otherwise the muxer shifts video to line up with audio priming.
@@ -37,6 +39,9 @@ final class FragmentWriter {
             "avoid_negative_ts": "disabled",
         ])
         safeLength = try muxer.flushFragment()
+        // The header (with the movie box) is on disk and never rewritten: a recording cut short
+        // already carries the float32 capture rate.
+        try RecordingFinalizer.storeFloatCaptureRate(captureRate, inFileAt: path)
     }
 
     /// Writes one packet; ends a fragment every half second of video.

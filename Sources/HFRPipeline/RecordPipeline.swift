@@ -118,7 +118,7 @@ public final class RecordPipeline: Sendable {
             return try FragmentWriter(
                 path: settings.partialPath, width: settings.capture.width, height: settings.capture.height,
                 parameterSets: parameterSets, videoTimeBase: videoTimeBase, audio: audio,
-                metadata: RecordingFinalizer.captureRateTags(settings.capture.frameRate))
+                captureRate: settings.capture.frameRate)
         } catch {
             throw .libav(error)
         }

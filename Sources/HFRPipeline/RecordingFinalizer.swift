@@ -9,12 +9,19 @@ import HFRProbe
 /// `sdtp` marking the non-reference frames) or MKV, with the capture rate stored, then renamed into
 /// place. The packets are copied, not re-encoded.
 enum RecordingFinalizer {
-    /// The capture-rate tags: Android's decimal key (which other tools read) and hfr's exact one.
-    static func captureRateTags(_ rate: Rational) -> [String: String] {
+    /// The capture-rate tags: Android's key and hfr's exact one. Into MP4/MOV (`isISO`) Android's
+    /// holds `MP4MetadataPatch.placeholder` until `storeFloatCaptureRate` makes it the float32
+    /// Android writes; Matroska has no typed tags and keeps the decimal text.
+    static func captureRateTags(_ rate: Rational, isISO: Bool) -> [String: String] {
         [
-            Prober.androidCaptureRateKey: DecimalText.fixed(rate, digits: 6),
+            Prober.androidCaptureRateKey: isISO ? MP4MetadataPatch.placeholder : DecimalText.fixed(rate, digits: 6),
             Prober.captureRateKey: rate.description,
         ]
+    }
+
+    /// Android's capture-rate tag as the float32 MediaMuxer writes, in the MP4/MOV file at `path`.
+    static func storeFloatCaptureRate(_ rate: Rational, inFileAt path: String) throws(AVFailure) {
+        try MP4MetadataPatch.setFloat32([Prober.androidCaptureRateKey: Float(rate.doubleValue)], inFileAt: path)
     }
 
     /// How the audio track's samples lie: `priming` encoder-delay samples first, then `samples` real ones.
@@ -51,8 +58,8 @@ enum RecordingFinalizer {
                 copying: demuxer.codecParameters(ofStream: stream.index), timeBase: stream.timeBase)
             if stream.kind == .video { muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!) }
         }
-        for (key, value) in captureRateTags(captureRate) { muxer.setMetadata(key, value) }
         let isISO = format == "mp4" || format == "mov"
+        for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
         let video = streams.first { $0.kind == .video }
         let packaging = video.map { NALPackaging(extradata: $0.extradata) }
@@ -77,5 +84,6 @@ enum RecordingFinalizer {
             try muxer.write(packet, from: input.timeBase, to: index)
         }
         try muxer.finish()
+        if isISO { try storeFloatCaptureRate(captureRate, inFileAt: path) }
     }
 }

@@ -47,7 +47,7 @@ public struct IndexScan: Sendable {
         }
         if let last = pending { add(last, next: video.duration ?? last.timestamp) }
         let measured = tally.measuredFrameRate(timeBase: video.timeBase)
-        let (capture, source) = Prober.captureRate(info: video, measured: measured, tags: demuxer.metadata)
+        let (capture, source) = Prober.captureRate(info: video, measured: measured, tags: demuxer.metadata, path: path)
         return IndexScan(
             video: video,
             stream: ProbeReport.Stream(

@@ -38,7 +38,10 @@ struct MP4SampleFlags {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, walk(fd, from: 0, to: Int64(info.st_size)) else { return nil }
+        guard fstat(fd, &info) == 0 else { return nil }
+        // A Samsung slow-motion file's SEF trailer follows the last box.
+        let end = SamsungSlowMotion.trailerStart(path: path) ?? Int64(info.st_size)
+        guard walk(fd, from: 0, to: end) else { return nil }
     }
 
     /// Whether sample `index` of track `track` is marked disposable.

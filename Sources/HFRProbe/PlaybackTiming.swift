@@ -20,10 +20,12 @@ public enum PlaybackTiming {
     /// The tag hfr's exports carry: the time map they were made with (`0-@1/4`, `0-2@1,2-@1/4`).
     public static let exportSpeedKey = "com.hfr.export.speed"
 
-    /// Real seconds per stream second of the main video stream (`video`), from the file's tags
-    /// (`tags`, the container's) and the rate the stream declares; 1 when it plays in real time.
-    public static func streamScale(tags: [String: String], video: StreamInfo) -> Rational {
-        guard let (capture, source) = Prober.declaredCaptureRate(tags: tags, streamTags: video.metadata) else {
+    /// Real seconds per stream second of the main video stream (`video`) of the file at `path`, from
+    /// its tags (`tags`, the container's; a Samsung `smta` box) and the rate the stream declares; 1
+    /// when it plays in real time.
+    public static func streamScale(path: String, tags: [String: String], video: StreamInfo) -> Rational {
+        guard let (capture, source) = Prober.declaredCaptureRate(path: path, tags: tags, streamTags: video.metadata)
+        else {
             return Rational(1)
         }
         if let speed = constantExportSpeed(tags: tags, streamTags: video.metadata) { return speed }

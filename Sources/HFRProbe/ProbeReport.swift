@@ -10,6 +10,8 @@ public struct ProbeReport: Sendable {
     public let video: VideoStructure?
     /// First audio timestamp minus first video timestamp, in seconds; nil without both.
     public let avStartOffset: Rational?
+    /// Samsung's slow-motion data (`smta` box, SEF trailer); nil for other files.
+    public var samsungSlowMotion: SamsungSlowMotion? = nil
 
     /// The container as a whole.
     public struct Container: Sendable {
@@ -72,6 +74,8 @@ public struct ProbeReport: Sendable {
     /// Where the capture frame rate came from.
     public enum CaptureRateSource: String, Sendable {
         case hfrTag = "hfr", androidTag = "com.android.capture.fps", measured, unknown
+        /// Samsung's `smta` box (slow-motion recordings).
+        case samsungTag = "smta"
     }
 
     /// How temporal layers are known.

@@ -82,7 +82,8 @@ public enum Prober {
         let tags = demuxer.metadata
         let structure = video.map { info in
             videoStructure(
-                info: info, report: streamReports[info.index], tags: tags, layers: layers, isAnalyzed: parser != nil)
+                info: info, report: streamReports[info.index], tags: tags, layers: layers, isAnalyzed: parser != nil,
+                path: path)
         }
         var offset: Rational? = nil
         if let v = video, let a = audio, let vs = streamReports[v.index].firstPts,
@@ -90,12 +91,14 @@ public enum Prober {
         {
             offset = Rational.seconds(as_, in: a.timeBase) - Rational.seconds(vs, in: v.timeBase)
         }
-        return ProbeReport(
+        var report = ProbeReport(
             path: path, fileSize: fileSize,
             container: .init(
                 formatName: demuxer.formatName, formatLongName: demuxer.formatLongName,
                 duration: demuxer.durationSeconds, bitRate: demuxer.bitRate, tags: tags),
             streams: streamReports, video: structure, avStartOffset: offset)
+        report.samsungSlowMotion = try? SamsungSlowMotion.read(path: path)
+        return report
     }
 
     /// hfr's own tag for the capture frame rate, stored as an exact rational ("120/1").
@@ -124,21 +127,24 @@ public enum Prober {
     /// The capture rate: declared by a tag, else measured from the timestamps, else the container's
     /// average rate.
     static func captureRate(
-        info: StreamInfo, measured: Rational?, tags: [String: String]
+        info: StreamInfo, measured: Rational?, tags: [String: String], path: String
     ) -> (Rational?, ProbeReport.CaptureRateSource) {
-        if let (rate, source) = declaredCaptureRate(tags: tags, streamTags: info.metadata) { return (rate, source) }
+        if let (rate, source) = declaredCaptureRate(path: path, tags: tags, streamTags: info.metadata) {
+            return (rate, source)
+        }
         if let rate = measured ?? info.averageFrameRate { return (rate, .measured) }
         return (nil, .unknown)
     }
 
     private static func videoStructure(
-        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isAnalyzed: Bool
+        info: StreamInfo, report: ProbeReport.Stream, tags: [String: String], layers: LayerTally, isAnalyzed: Bool,
+        path: String
     ) -> ProbeReport.VideoStructure {
         let playback = info.averageFrameRate ?? report.measuredFrameRate
-        let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags)
+        let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags, path: path)
         return .init(
             streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
-            playbackFrameRate: playback, streamScale: PlaybackTiming.streamScale(tags: tags, video: info),
+            playbackFrameRate: playback, streamScale: PlaybackTiming.streamScale(path: path, tags: tags, video: info),
             isBitstreamAnalyzed: isAnalyzed, layerSignalling: layers.signalling,
             layers: layers.layers(), frameCount: layers.frameCount, droppableFrameCount: layers.droppableCount,
             containerMarkedCount: layers.containerMarkedCount,

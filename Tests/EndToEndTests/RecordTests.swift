@@ -141,6 +141,8 @@ import Testing
         let frames = try FFprobe.count(partial, stream: "v:0", decoding: true)
         #expect(Double(frames) >= (elapsed - 1) * 120, "\(frames) frames after \(elapsed) s")
         #expect(Double(frames) <= (elapsed + 0.5) * 120)
+        // The header written at the start already holds the capture rate as Android reads it.
+        #expect(try AndroidMetadata.captureRate(partial) == 120)
     }
 }
 
