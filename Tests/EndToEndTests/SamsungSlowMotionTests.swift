@@ -115,6 +115,28 @@ import Testing
         #expect(try FFprobe.count(out, stream: "v:0", decoding: true) == exported.count)
     }
 
+    /// A phone's own layout: the stream plays at 30 fps (captured at 120, as only `smta` says), and
+    /// the segment's times are stream times: 4.0–8.0 s of the stream is 1.0–2.0 s of real time. The
+    /// phone's timing is then 1 s real time, 4 s slowed, 4 s real time.
+    @Test func rampAutoOnASlowedStreamIsTimedInRealTime() throws {
+        let dir = try TemporaryDirectory()
+        let conformed = dir.path("conformed.mp4")
+        #expect(try Tool.hfr(["export", try ExportInputs.sixSeconds.get(), conformed, "--conform", "30"]).status == 0)
+        let input = try Self.sefFile(
+            in: dir, source: conformed,
+            trailer: SEFFile.trailer([
+                (0x0890, SEFFile.slowMotionData([SEFFile.Segment(start: 4000, end: 8000, mode: 3)]))
+            ]))
+        let out = dir.path("auto.mp4")
+        let r = try Tool.hfr(["export", input, out, "--ramp", "auto", "--reencode", "never", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try Tool.json(r.stdout)["timeMap"] as? String == "0-1@1,1-2@1/4,2-@1")
+        #expect(try MediaChecks.entry(out, stream: "v:0", "r_frame_rate") == "30/1")
+        #expect(abs(try MediaChecks.duration(out, stream: "v:0") - 9) < 0.0005)
+        #expect(try FFprobe.count(out, stream: "v:0", decoding: true) == 30 + 120 + 120)
+        #expect(try MediaChecks.decodeErrors(out).isEmpty)
+    }
+
     /// Without recorded segments (or with a broken trailer) `--ramp auto` is refused, nothing written.
     @Test(arguments: [false, true]) func rampAutoNeedsRecordedSegments(brokenTrailer: Bool) throws {
         let dir = try TemporaryDirectory()
