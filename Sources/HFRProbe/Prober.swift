@@ -118,10 +118,24 @@ public enum Prober {
             (captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag),
         ] {
             if let text = lookUp(key), let rate = Rational(parsing: text), rate.numerator > 0 {
-                return (rate, source)
+                return (source == .androidTag ? nearestExactRate(rate) : rate, source)
             }
         }
         return nil
+    }
+
+    /// Android's tag is a float32, which FFmpeg prints with six decimals: 120000/1001 reads back as
+    /// "119.880119". The exact rate it stood for — a whole number, an NTSC rate (n·1000/1001) or
+    /// three decimals — when one lies within float32's and the printout's rounding of it.
+    static func nearestExactRate(_ rate: Rational) -> Rational {
+        let x = rate.doubleValue
+        let tolerance = 1e-5 + x * 1e-7
+        let candidates = [
+            Rational(Int64(x.rounded())),
+            Rational(Int64((x * 1.001).rounded()) * 1000, 1001),
+            Rational(Int64((x * 1000).rounded()), 1000),
+        ]
+        return candidates.first { $0.numerator > 0 && abs($0.doubleValue - x) <= tolerance } ?? rate
     }
 
     /// The capture rate: declared by a tag, else measured from the timestamps, else the container's

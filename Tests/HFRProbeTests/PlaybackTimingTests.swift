@@ -29,4 +29,20 @@ import Testing
         #expect(PlaybackTiming.constantExportSpeed(tags: ["com.hfr.export.speed": "0-@0"], streamTags: [:]) == nil)
         #expect(PlaybackTiming.constantExportSpeed(tags: ["com.hfr.export.speed": "0-@x"], streamTags: [:]) == nil)
     }
+
+    /// Android's float32 tag as FFmpeg prints it stands for the exact rate it was made from.
+    @Test func androidFloatTagsReadBackExactly() {
+        func read(_ text: String) -> Rational? {
+            Prober.declaredCaptureRate(tags: ["com.android.capture.fps": text], streamTags: [:])?.0
+        }
+        #expect(read("120.000000") == Rational(120))
+        #expect(read("119.880119") == Rational(120_000, 1001))
+        #expect(read("29.969999") == Rational(2997, 100))
+        #expect(read("239.999985") == Rational(240))
+        #expect(read("60") == Rational(60))
+        // hfr's exact key is taken as written.
+        #expect(
+            Prober.declaredCaptureRate(tags: ["com.hfr.capture.fps": "119880119/1000000"], streamTags: [:])?.0
+                == Rational(119_880_119, 1_000_000))
+    }
 }
