@@ -59,8 +59,7 @@ public struct ExportCommand: Command {
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
         .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1."),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
-        .value("timestamps", "FILE", help: "Raw stream: frame times in ms (rpicam-vid --save-pts, v2 format)."),
-        .value("input-fps", "R", help: "Raw stream: constant frame rate (e.g. 120 or 120000/1001)."),
+    ] + RawTimingArguments.options + [
         .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
@@ -68,8 +67,7 @@ public struct ExportCommand: Command {
     ]
 
     let settings: ExportSettings
-    /// `--timestamps FILE`, read when the command runs (batch checks arguments without files).
-    let timestampsPath: String?
+    let rawTiming: RawTimingArguments
     let json: Bool
     let force: Bool
 
@@ -88,42 +86,11 @@ public struct ExportCommand: Command {
         guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
             throw .usage("--reencode must be auto, never or always", of: command)
         }
-        var settings = ExportSettings(
+        settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
-        timestampsPath = arguments.value("timestamps")
-        settings.timing = try Self.inputRate(arguments, hasTimestamps: timestampsPath != nil).map {
-            .constantRate($0)
-        }
-        self.settings = settings
+        rawTiming = try RawTimingArguments(arguments, of: command)
         json = arguments.flag("json")
         force = arguments.flag("force")
-    }
-
-    /// `--input-fps R`: a positive rate, not with `--timestamps`.
-    static func inputRate(_ arguments: ParsedArguments, hasTimestamps: Bool) throws(HFRError) -> Rational? {
-        guard let text = arguments.value("input-fps") else { return nil }
-        guard !hasTimestamps else { throw .usage("--timestamps and --input-fps exclude each other", of: Self.self) }
-        guard let rate = Rational(parsing: text), rate > Rational(0), rate.reciprocal.denominator < Int64(Int32.max),
-            rate.numerator < Int64(Int32.max)
-        else {
-            throw .usage("--input-fps must be a positive frame rate such as 120 or 120000/1001, not '\(text)'", of: Self.self)
-        }
-        return rate
-    }
-
-    /// The times of `--timestamps FILE`: unreadable → exit 74, a bad line → exit 65 naming it.
-    static func readTimestamps(_ path: String) throws(HFRError) -> InputTiming {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw .io(path, "cannot read the timestamps file (\(error.localizedDescription))")
-        }
-        do {
-            return .timestamps(try TimestampFile.parse(text), source: path)
-        } catch {
-            throw .badInput(path, "\(error.description)")
-        }
     }
 
     /// What to do, from `--conform`, `--fps`, `--speed` and `--ramp` (which exclude one another
@@ -186,7 +153,7 @@ public struct ExportCommand: Command {
 
     public func run() throws(HFRError) {
         var settings = settings
-        if let timestampsPath { settings.timing = try Self.readTimestamps(timestampsPath) }
+        settings.timing = try rawTiming.timing()
         let size = try InputFile.validate(settings.input)
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()

@@ -198,7 +198,7 @@ public final class ExportPipeline {
         } catch {
             throw .reading(error)
         }
-        if let cause = RawStreamTiming.misuse(isRawStream: demuxer.isRawStream, demuxer.formatName, input.timing) {
+        if let cause = RawStreamTiming.misuse(input, isRawStream: demuxer.isRawStream, format: demuxer.formatLongName) {
             throw .usage(cause)
         }
         return demuxer

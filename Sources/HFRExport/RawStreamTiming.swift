@@ -4,13 +4,14 @@ import HFRMedia
 /// one of them; a container has its own times and takes neither (they would contradict them).
 enum RawStreamTiming {
     /// The usage error for `timing` given (or missing) on an input of `format`; nil when right.
-    static func misuse(isRawStream: Bool, _ format: String, _ timing: InputTiming?) -> String? {
-        switch (isRawStream, timing) {
+    static func misuse(_ input: MediaInput, isRawStream: Bool, format: String) -> String? {
+        switch (isRawStream, input.timing) {
         case (true, nil):
-            "a raw \(format) stream has no frame times: give them with --timestamps FILE "
-                + "(rpicam-vid --save-pts, timestamp format v2) or --input-fps RATE"
+            "\(input.path) is \(format) without frame times: give them with --timestamps FILE "
+                + "(rpicam-vid --save-pts, timestamp format v2) or --input-fps R"
         case (false, _?):
-            "--timestamps and --input-fps are for raw H.264/HEVC streams; this \(format) file has its own timestamps"
+            "--timestamps and --input-fps are for raw H.264/HEVC streams; \(input.path) (\(format)) "
+                + "has its own timestamps"
         default: nil
         }
     }
