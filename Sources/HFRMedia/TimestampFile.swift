@@ -13,7 +13,7 @@ public enum TimestampFile {
     public static func parse(_ text: String) throws(Failure) -> [Rational] {
         var times: [Rational] = []
         var sawHeader = false
-        for (offset, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let number = offset + 1
             let line = raw.trimmingWhitespace()
             if line.isEmpty { continue }
