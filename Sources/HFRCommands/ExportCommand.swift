@@ -59,7 +59,8 @@ public struct ExportCommand: Command {
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
         .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1."),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
-    ] + RawTimingArguments.options + [
+        RawTimingArguments.timestampsOption,
+        RawTimingArguments.inputRateOption,
         .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
         .flag("force", help: "Replace OUTPUT if it exists."),

@@ -21,7 +21,9 @@ public struct ProbeCommand: Command {
         .positional("INPUT", help: "Media file to inspect (MP4, MOV, MKV, raw H.264, …)."),
         .flag("json", help: "Write machine-readable JSON to stdout."),
         .flag("frames", help: "List every video frame (time, size, slice type, nal_ref_idc, layer)."),
-    ] + RawTimingArguments.options
+        RawTimingArguments.timestampsOption,
+        RawTimingArguments.inputRateOption,
+    ]
 
     let input: String
     let json: Bool

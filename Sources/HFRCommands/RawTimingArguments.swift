@@ -4,10 +4,10 @@ import HFRMedia
 /// `--timestamps FILE` and `--input-fps R` (export and probe): the frame times of a raw H.264/HEVC
 /// stream, which has none of its own.
 struct RawTimingArguments {
-    static let options: [OptionSpec] = [
-        .value("timestamps", "FILE", help: "Raw stream: frame times in ms (rpicam-vid --save-pts, v2 format)."),
-        .value("input-fps", "R", help: "Raw stream: constant frame rate (e.g. 120 or 120000/1001)."),
-    ]
+    static let timestampsOption = OptionSpec.value(
+        "timestamps", "FILE", help: "Raw stream: frame times in ms (rpicam-vid --save-pts, v2 format).")
+    static let inputRateOption = OptionSpec.value(
+        "input-fps", "R", help: "Raw stream: constant frame rate (e.g. 120 or 120000/1001).")
 
     /// `--timestamps FILE`, read when the command runs (batch checks arguments without the files).
     let timestampsPath: String?
@@ -20,11 +20,14 @@ struct RawTimingArguments {
             inputRate = nil
             return
         }
-        guard timestampsPath == nil else { throw .usage("--timestamps and --input-fps exclude each other", of: command) }
+        guard timestampsPath == nil else {
+            throw .usage("--timestamps and --input-fps exclude each other", of: command)
+        }
         guard let rate = Rational(parsing: text), rate > Rational(0), rate.numerator < Int64(Int32.max),
             rate.denominator < Int64(Int32.max)
         else {
-            throw .usage("--input-fps must be a positive frame rate such as 120 or 120000/1001, not '\(text)'", of: command)
+            throw .usage(
+                "--input-fps must be a positive frame rate such as 120 or 120000/1001, not '\(text)'", of: command)
         }
         inputRate = rate
     }

@@ -83,7 +83,8 @@ final class PacketRetimer {
 
     /// The failure for a list that does not have one time per frame (`frames` read in all).
     func countFailure(frames: Int) -> AVFailure {
-        .timing("\(source) has \(ticks?.count ?? 0) timestamps but the stream has \(frames) frames (one per frame needed)")
+        .timing(
+            "\(source) has \(ticks?.count ?? 0) timestamps but the stream has \(frames) frames (one per frame needed)")
     }
 
     /// At the end of the stream: the list must not have times left over.

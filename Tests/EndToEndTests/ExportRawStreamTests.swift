@@ -54,7 +54,10 @@ import Testing
     func decodeErrors(_ path: String) throws -> String {
         let r = try Tool.run(
             "ffmpeg",
-            ["-v", "error", "-nostdin", "-i", path, "-fps_mode", "passthrough", "-enc_time_base", "-1", "-f", "null", "-"])
+            [
+                "-v", "error", "-nostdin", "-i", path, "-fps_mode", "passthrough", "-enc_time_base", "-1", "-f", "null",
+                "-",
+            ])
         return r.status == 0 ? r.stderr : "exit \(r.status): \(r.stderr)"
     }
 
@@ -160,7 +163,8 @@ import Testing
     func refusesATimestampsFileWithABadLine(line: String, cause: String) throws {
         let raw = try rawH264()
         let (pts, _) = try writeTimestamps()
-        var lines = try String(contentsOfFile: pts, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = try String(contentsOfFile: pts, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         lines[100] = Substring(line)
         try lines.joined(separator: "\n").write(toFile: pts, atomically: true, encoding: .utf8)
         let r = try export([raw, dir.path("out.mp4"), "--timestamps", pts, "--conform", "30"])
@@ -193,7 +197,8 @@ import Testing
         #expect(rate[0] * (micros.last! - micros.first!) == Int64(Self.frames - 1) * 1_000_000 * rate[1])
         #expect(video?["frames"] as? Int == Self.frames)
         let fixed = try Tool.hfr(["probe", raw, "--input-fps", "120000/1001", "--json"])
-        #expect((try Tool.json(fixed.stdout)["video"] as? [String: Any])?["captureFrameRate"] as? String == "120000/1001")
+        #expect(
+            (try Tool.json(fixed.stdout)["video"] as? [String: Any])?["captureFrameRate"] as? String == "120000/1001")
     }
 
     /// Raw HEVC (libx265 without B-frames): probe reads it with the timestamps file.

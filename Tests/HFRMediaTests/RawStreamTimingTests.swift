@@ -78,7 +78,8 @@ import Testing
         } throws: { error in
             let failure = error as? AVFailure
             return failure?.stage == .timing
-                && failure?.description == "pts.txt has \(count) timestamps but the stream has 30 frames (one per frame needed)"
+                && failure?.description
+                    == "pts.txt has \(count) timestamps but the stream has 30 frames (one per frame needed)"
         }
     }
 

@@ -5,7 +5,8 @@ import Testing
     /// rpicam-vid's header and its three-decimal milliseconds, read exactly (seconds).
     @Test func readsRpicamVidFiles() throws {
         let times = try TimestampFile.parse("# timecode format v2\n0.000\n8.333\n16.667\n33.334\n")
-        #expect(times == [Rational(0), Rational(8333, 1_000_000), Rational(16667, 1_000_000), Rational(33334, 1_000_000)])
+        #expect(
+            times == [Rational(0), Rational(8333, 1_000_000), Rational(16667, 1_000_000), Rational(33334, 1_000_000)])
     }
 
     /// mkvmerge's newer header name, any case, CRLF line ends, blank lines, comments, integers.
@@ -19,7 +20,10 @@ import Testing
     }
 
     @Test func keepsDecimalsUpToNanoseconds() throws {
-        #expect(try TimestampFile.parse("# timestamp format v2\n0.000001\n1.5\n") == [Rational(1, 1_000_000_000), Rational(3, 2000)])
+        #expect(
+            try TimestampFile.parse("# timestamp format v2\n0.000001\n1.5\n") == [
+                Rational(1, 1_000_000_000), Rational(3, 2000),
+            ])
     }
 
     /// A bad line is named by its number (counting blank and comment lines) and quoted.
