@@ -31,7 +31,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["probe"], "Error: missing INPUT\nUsage: hfr probe INPUT [--json] [--frames] [--timestamps FILE] [--input-fps R]\nSee 'hfr probe --help'\n"),
+        (
+            ["probe"],
+            "Error: missing INPUT\nUsage: hfr probe INPUT [--json] [--frames] [--timestamps FILE] [--input-fps R]\nSee 'hfr probe --help'\n"
+        ),
         (
             ["probe", "a.mp4", "--bogus"],
             "Error: unknown option '--bogus'\nUsage: hfr probe INPUT [--json] [--frames] [--timestamps FILE] [--input-fps R]\nSee 'hfr probe --help'\n"
