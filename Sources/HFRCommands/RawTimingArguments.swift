@@ -58,7 +58,7 @@ struct RawTimingArguments {
             throw .io(path, "cannot read the timestamps file (\(error.localizedDescription))")
         }
         do {
-            return .timestamps(try TimestampFile.parse(text), source: path)
+            return .timestamps(try TimestampFile.parse(text, source: path))
         } catch {
             throw .badInput(path, error.description)
         }

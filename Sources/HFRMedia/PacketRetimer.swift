@@ -26,20 +26,12 @@ final class PacketRetimer {
             ticks = nil
             source = "--input-fps"
             lastDuration = 1
-        case .timestamps(let times, let name):
-            // The least common denominator when it fits FFmpeg's 32 bits (always for parsed files:
-            // milliseconds with at most 6 decimals), else nanoseconds, rounded.
-            let denominator = times.reduce(Int64(1)) { lcm, t in
-                let (next, overflow) = (lcm / Rational.gcd(lcm, t.denominator)).multipliedReportingOverflow(
-                    by: t.denominator)
-                return !overflow && next <= Int64(Int32.max) ? next : 1_000_000_000
-            }
-            timeBase = Rational(1, denominator)
-            let ticks = times.map { ($0 / Rational(1, denominator)).rounded() }
-            self.ticks = ticks
-            source = name
-            let span = (ticks.last ?? 0) - (ticks.first ?? 0)
-            lastDuration = ticks.count > 1 ? max(1, Rational(span, Int64(ticks.count - 1)).rounded()) : 1
+        case .timestamps(let times):
+            timeBase = times.timeBase
+            ticks = times.ticks
+            source = times.source
+            let span = (times.ticks.last ?? 0) - (times.ticks.first ?? 0)
+            lastDuration = times.ticks.count > 1 ? max(1, Rational(span, Int64(times.ticks.count - 1)).rounded()) : 1
         }
     }
 

@@ -64,6 +64,7 @@ import Testing
         let good = dir.appendingPathComponent("good.txt").path
         try "# timecode format v2\n0\n8.5\n".write(toFile: good, atomically: true, encoding: .utf8)
         #expect(
-            try parse(["--timestamps", good]).timing() == .timestamps([Rational(0), Rational(17, 2000)], source: good))
+            try parse(["--timestamps", good]).timing()
+                == .timestamps(FrameTimes(seconds: [Rational(0), Rational(17, 2000)], source: good)))
     }
 }

@@ -38,7 +38,8 @@ import Testing
 
     @Test func givesEveryPacketItsTimeInATimeBaseThatHoldsThemExactly() throws {
         let times = Self.timesWithGaps
-        let demuxer = try Demuxer(input: MediaInput(path: rawStream(), timing: .timestamps(times, source: "pts.txt")))
+        let demuxer = try Demuxer(
+            input: MediaInput(path: rawStream(), timing: .timestamps(FrameTimes(seconds: times, source: "pts.txt"))))
         let info = demuxer.streams[0]
         #expect(info.timeBase == Rational(1, 1_000_000))
         #expect(info.startTime == 0)
@@ -72,7 +73,8 @@ import Testing
     @Test(arguments: [29, 31])
     func refusesAListThatIsNotOneTimePerFrame(count: Int) throws {
         let times = (0..<count).map { Rational(Int64($0), 120) }
-        let demuxer = try Demuxer(input: MediaInput(path: rawStream(), timing: .timestamps(times, source: "pts.txt")))
+        let demuxer = try Demuxer(
+            input: MediaInput(path: rawStream(), timing: .timestamps(FrameTimes(seconds: times, source: "pts.txt"))))
         #expect {
             try read(demuxer)
         } throws: { error in

@@ -2,9 +2,22 @@ import HFRMedia
 import Testing
 
 @Suite struct TimestampFileTests {
+    func parse(_ text: String) throws(TimestampFile.Failure) -> [Rational] {
+        try TimestampFile.parse(text, source: "pts.txt").seconds
+    }
+
+    /// The coarsest time base that holds every time: microseconds for rpicam-vid's files.
+    @Test func choosesTheCoarsestExactTimeBase() throws {
+        let micro = try TimestampFile.parse("# timecode format v2\n0.000\n8.333\n16.667\n", source: "a")
+        #expect(micro.timeBase == Rational(1, 1_000_000) && micro.ticks == [0, 8333, 16667])
+        let milli = try TimestampFile.parse("# timecode format v2\n0\n40\n80.0\n", source: "b")
+        #expect(milli.timeBase == Rational(1, 25) && milli.ticks == [0, 1, 2])
+        #expect(FrameTimes(seconds: milli.seconds, source: "b") == milli)
+    }
+
     /// rpicam-vid's header and its three-decimal milliseconds, read exactly (seconds).
     @Test func readsRpicamVidFiles() throws {
-        let times = try TimestampFile.parse("# timecode format v2\n0.000\n8.333\n16.667\n33.334\n")
+        let times = try parse("# timecode format v2\n0.000\n8.333\n16.667\n33.334\n")
         #expect(
             times == [Rational(0), Rational(8333, 1_000_000), Rational(16667, 1_000_000), Rational(33334, 1_000_000)])
     }
@@ -16,12 +29,12 @@ import Testing
         "\n# timecode format v2\n  0  \n\t40\n",
     ])
     func acceptsHeaderVariantsCommentsAndBlankLines(text: String) throws {
-        #expect(try TimestampFile.parse(text) == [Rational(0), Rational(1, 25)])
+        #expect(try parse(text) == [Rational(0), Rational(1, 25)])
     }
 
     @Test func keepsDecimalsUpToNanoseconds() throws {
         #expect(
-            try TimestampFile.parse("# timestamp format v2\n0.000001\n1.5\n") == [
+            try parse("# timestamp format v2\n0.000001\n1.5\n") == [
                 Rational(1, 1_000_000_000), Rational(3, 2000),
             ])
     }
@@ -41,7 +54,7 @@ import Testing
     ])
     func namesTheBadLine(text: String, line: Int, cause: String) {
         #expect {
-            try TimestampFile.parse(text)
+            try parse(text)
         } throws: { error in
             let failure = error as? TimestampFile.Failure
             return failure?.line == line && failure?.description.hasPrefix("line \(line): ") == true
@@ -51,6 +64,6 @@ import Testing
 
     @Test(arguments: ["", "\n\n", "# timecode format v2\n", "# timecode format v2\n# nothing\n"])
     func refusesFilesWithoutTimes(text: String) {
-        #expect(throws: TimestampFile.Failure.self) { try TimestampFile.parse(text) }
+        #expect(throws: TimestampFile.Failure.self) { try parse(text) }
     }
 }
