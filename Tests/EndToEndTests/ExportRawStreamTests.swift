@@ -124,6 +124,45 @@ import Testing
         #expect(try pictureMD5(out) == pictureMD5(raw))
     }
 
+    /// An hfr recording (OpenH264, temporal layers) taken out of its MP4 as a raw stream, with its
+    /// frame times written to a v2 file as mkvextract would (ms, 6 decimals): every frame kept,
+    /// the same pictures, and the times of a conform of the MP4 itself to within a tick; with
+    /// `--input-fps 120` exactly those times.
+    @Test func conformsAnHFRRecordingTakenOutAsARawStream() throws {
+        let recording = try ExportInputs.sixSeconds.get()
+        let raw = dir.path("rec.h264")
+        try ExportInputs.ffmpeg([
+            "-i", recording, "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw,
+        ])
+        let probe = try Tool.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", recording])
+        let ticks = probe.stdout.split(separator: "\n").compactMap { Int64($0) }.sorted()
+        try #require(MediaChecks.entry(recording, stream: "v:0", "time_base") == "1/90000" && ticks.count > 600)
+        let lines = ticks.map { String(format: "%.6f", Double($0 - ticks[0]) / 90) }
+        let pts = dir.path("rec.txt")
+        try (["# timestamp format v2"] + lines).joined(separator: "\n").write(
+            toFile: pts, atomically: true, encoding: .utf8)
+
+        let reference = dir.path("reference.mp4")
+        #expect(try export([recording, reference, "--conform", "30", "--audio", "mute"]).status == 0)
+        let expected = try presentationTimes(reference).times
+        for (name, options) in [("listed.mp4", ["--timestamps", pts]), ("fixed.mp4", ["--input-fps", "120"])] {
+            let out = dir.path(name)
+            let r = try export([raw, out, "--conform", "30"] + options)
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let (times, tick) = try presentationTimes(out)
+            try #require(times.count == ticks.count)
+            // A list in ms with 6 decimals holds 1/120 s to a nanosecond: within a tick; a rate exactly.
+            let tolerance = name == "fixed.mp4" ? 1e-9 : tick
+            #expect(
+                zip(times, expected).allSatisfy { abs(($0 - times[0]) - ($1 - expected[0])) <= tolerance }, "\(name)")
+            #expect(try decodeErrors(out).isEmpty)
+            #expect(try pictureMD5(out) == pictureMD5(reference))
+        }
+        #expect(try MediaChecks.entry(dir.path("fixed.mp4"), stream: "v:0", "r_frame_rate") == "30/1")
+    }
+
     /// One timestamp more or fewer than frames: one line naming both counts, exit 65, no output.
     @Test(arguments: [1, -1])
     func refusesTimestampsThatAreNotOnePerFrame(extra: Int) throws {
