@@ -37,14 +37,18 @@ public struct Demuxer: ~Copyable {
             avformat_close_input(&owned)
             throw AVFailure(code: found, operation: "avformat_find_stream_info", stage: .openingInput)
         }
-        do {
-            retimer = try timing.flatMap { t throws(AVFailure) in try Demuxer.retimer(t, for: ctx) }
-        } catch {
-            var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
-            avformat_close_input(&owned)
-            throw error
+        var retimer: PacketRetimer? = nil
+        if let timing {
+            do {
+                retimer = try Demuxer.retimer(timing, for: ctx)
+            } catch {
+                var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
+                avformat_close_input(&owned)
+                throw error
+            }
         }
         context = ctx
+        self.retimer = retimer
     }
 
     /// libavdevice's inputs (v4l2, lavfi, alsa) exist only after registration, done once, and
