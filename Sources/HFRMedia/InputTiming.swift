@@ -3,14 +3,14 @@
 public enum InputTiming: Sendable, Equatable {
     /// One presentation time per frame, in presentation order (a `rpicam-vid --save-pts` or
     /// mkvmerge "timestamp format v2" file, see `TimestampFile`).
-    case timestamps(FrameTimes)
+    case timestamps(TimestampList)
     /// Frame `i` at `i / rate` seconds.
     case constantRate(Rational)
 }
 
 /// Strictly increasing frame times, exact, as whole ticks of one time base (computed once, shared
 /// by every demuxer opened on the stream).
-public struct FrameTimes: Sendable, Equatable {
+public struct TimestampList: Sendable, Equatable {
     /// The file they came from, for messages.
     public let source: String
     /// The coarsest time base that holds every time exactly (1/1000000 for rpicam-vid's µs).

@@ -11,7 +11,7 @@ public enum TimestampFile {
 
     /// The times of `text` (read from `source`), exact: milliseconds as written, up to 9 digits (11
     /// days) and 6 decimals (nanoseconds). Bytes, not characters: an hour at 120 fps is 432,000 lines.
-    public static func parse(_ text: String, source: String) throws(Failure) -> FrameTimes {
+    public static func parse(_ text: String, source: String) throws(Failure) -> TimestampList {
         var text = text
         let result = text.withUTF8 { bytes in
             Result { () throws(Failure) in try times(bytes, source: source) }
@@ -19,7 +19,7 @@ public enum TimestampFile {
         return try result.get()
     }
 
-    private static func times(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(Failure) -> FrameTimes {
+    private static func times(_ bytes: UnsafeBufferPointer<UInt8>, source: String) throws(Failure) -> TimestampList {
         var nanoseconds: [Int64] = []
         var sawHeader = false
         var number = 0
@@ -57,7 +57,7 @@ public enum TimestampFile {
             throw Failure(
                 line: nil, cause: sawHeader ? "no timestamps after the header" : "not a timestamp v2 file")
         }
-        return FrameTimes(nanoseconds: nanoseconds, source: source)
+        return TimestampList(nanoseconds: nanoseconds, source: source)
     }
 
     /// `# timecode format v2` or `# timestamp format v2` (any case, any spacing).

@@ -65,6 +65,6 @@ import Testing
         try "# timecode format v2\n0\n8.5\n".write(toFile: good, atomically: true, encoding: .utf8)
         #expect(
             try parse(["--timestamps", good]).timing()
-                == .timestamps(FrameTimes(seconds: [Rational(0), Rational(17, 2000)], source: good)))
+                == .timestamps(TimestampList(seconds: [Rational(0), Rational(17, 2000)], source: good)))
     }
 }

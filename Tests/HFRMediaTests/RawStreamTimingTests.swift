@@ -39,7 +39,7 @@ import Testing
     @Test func givesEveryPacketItsTimeInATimeBaseThatHoldsThemExactly() throws {
         let times = Self.timesWithGaps
         let demuxer = try Demuxer(
-            input: MediaInput(path: rawStream(), timing: .timestamps(FrameTimes(seconds: times, source: "pts.txt"))))
+            input: MediaInput(path: rawStream(), timing: .timestamps(TimestampList(seconds: times, source: "pts.txt"))))
         let info = demuxer.streams[0]
         #expect(info.timeBase == Rational(1, 1_000_000))
         #expect(info.startTime == 0)
@@ -74,7 +74,7 @@ import Testing
     func refusesAListThatIsNotOneTimePerFrame(count: Int) throws {
         let times = (0..<count).map { Rational(Int64($0), 120) }
         let demuxer = try Demuxer(
-            input: MediaInput(path: rawStream(), timing: .timestamps(FrameTimes(seconds: times, source: "pts.txt"))))
+            input: MediaInput(path: rawStream(), timing: .timestamps(TimestampList(seconds: times, source: "pts.txt"))))
         #expect {
             try read(demuxer)
         } throws: { error in

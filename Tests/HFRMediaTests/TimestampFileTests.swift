@@ -12,7 +12,7 @@ import Testing
         #expect(micro.timeBase == Rational(1, 1_000_000) && micro.ticks == [0, 8333, 16667])
         let milli = try TimestampFile.parse("# timecode format v2\n0\n40\n80.0\n", source: "b")
         #expect(milli.timeBase == Rational(1, 25) && milli.ticks == [0, 1, 2])
-        #expect(FrameTimes(seconds: milli.seconds, source: "b") == milli)
+        #expect(TimestampList(seconds: milli.seconds, source: "b") == milli)
     }
 
     /// rpicam-vid's header and its three-decimal milliseconds, read exactly (seconds).
