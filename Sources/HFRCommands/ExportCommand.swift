@@ -27,6 +27,13 @@ public struct ExportCommand: Command {
                         starts at the keyframe before A and an edit list hides the frames before A
                         (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
 
+        A raw H.264/HEVC stream (.h264, .h265: no container, no frame times) needs its times:
+        --timestamps FILE reads one time in milliseconds per frame, in presentation order, after a
+        '# timestamp format v2' (or 'timecode') header, as rpicam-vid --save-pts and mkvmerge write
+        them; gaps (dropped frames) stay gaps and the capture rate is their average. --input-fps R
+        gives every frame 1/R s. The two exclude each other and are refused for containers (their
+        own timestamps rule), and for raw streams with B-frames (stored out of presentation order).
+
         --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
         lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and
         names the nearest lossless choice; always re-encodes.
@@ -41,9 +48,9 @@ public struct ExportCommand: Command {
         It is written under a temporary name and renamed when complete; the input is never modified.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
-        input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold) or
-        refused by --reencode never, 74 output cannot be written or exists, 130 interrupted (Ctrl-C,
-        SIGTERM: nothing written), 1 other.
+        input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
+        timestamps file with a bad line or not one time per frame) or refused by --reencode never, 74
+        output cannot be written or exists, 130 interrupted (Ctrl-C, SIGTERM: nothing written), 1 other.
         """
     public static let options: [OptionSpec] = [
         .positional("INPUT", help: "Recording to export (MP4, MOV, MKV; any codec FFmpeg reads)."),
@@ -53,6 +60,8 @@ public struct ExportCommand: Command {
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
         .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1; auto: as recorded."),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
+        RawTimingArguments.timestampsOption,
+        RawTimingArguments.inputRateOption,
         .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
@@ -62,6 +71,7 @@ public struct ExportCommand: Command {
     let settings: ExportSettings
     /// `--ramp auto`: the map in `settings` is a stand-in for the one recorded in the input.
     let isRecordedRamp: Bool
+    let rawTiming: RawTimingArguments
     let json: Bool
     let force: Bool
 
@@ -83,6 +93,7 @@ public struct ExportCommand: Command {
         settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
         isRecordedRamp = arguments.value("ramp") == "auto"
+        rawTiming = try RawTimingArguments(arguments, of: command)
         json = arguments.flag("json")
         force = arguments.flag("force")
     }
@@ -148,8 +159,9 @@ public struct ExportCommand: Command {
     }
 
     public func run() throws(HFRError) {
-        let size = try InputFile.validate(settings.input)
         var settings = settings
+        settings.timing = try rawTiming.timing()
+        let size = try InputFile.validate(settings.input)
         if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
             do {
                 let map = try RecordedRamp.timeMap(input: settings.input)

@@ -44,6 +44,8 @@ public struct HFRError: Error, Sendable, CustomStringConvertible {
 
     /// Maps a failed FFmpeg call on `path` to the right exit code and a readable cause.
     public static func reading(_ path: String, _ failure: AVFailure) -> HFRError {
+        // Times given for a raw stream that do not fit it (counts, B-frames): bad data, said as is.
+        if failure.stage == .timing { return .badInput(path, failure.description) }
         // EINVAL from FFmpeg usually means bad data, not an I/O failure.
         if let errno = failure.errorNumber, errno != .invalidArgument {
             return .io(path, "\(failure.message) (\(failure.operation))")

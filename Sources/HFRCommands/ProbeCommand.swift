@@ -10,6 +10,9 @@ public struct ProbeCommand: Command {
         and SVC temporal_id (prefix NAL units), and whether the container marks it disposable (sdtp).
         The capture rate comes from com.android.capture.fps or hfr's own tag, else from timestamps.
 
+        A raw H.264/HEVC stream has no frame times; --timestamps FILE (rpicam-vid --save-pts,
+        timestamp format v2) or --input-fps R gives them, as for export (containers refuse both).
+
         --json writes the document described in docs/probe-json.md (schema "hfr.probe/1").
 
         Exit codes: 0 ok, 64 usage, 65 not media / truncated / corrupt, 74 cannot read the file.
@@ -18,20 +21,26 @@ public struct ProbeCommand: Command {
         .positional("INPUT", help: "Media file to inspect (MP4, MOV, MKV, raw H.264, …)."),
         .flag("json", help: "Write machine-readable JSON to stdout."),
         .flag("frames", help: "List every video frame (time, size, slice type, nal_ref_idc, layer)."),
+        RawTimingArguments.timestampsOption,
+        RawTimingArguments.inputRateOption,
     ]
 
     let input: String
     let json: Bool
     let listFrames: Bool
+    let rawTiming: RawTimingArguments
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         input = arguments.positional("INPUT")!
         json = arguments.flag("json")
         listFrames = arguments.flag("frames")
+        rawTiming = try RawTimingArguments(arguments, of: ProbeCommand.self)
     }
 
     public func run() throws(HFRError) {
         let size = try InputFile.validate(input)
+        let timing = try rawTiming.timing()
+        if timing != nil { try RawTimingArguments.checkRawStream(input, of: ProbeCommand.self) }
         let output = BufferedOutput()
         if json {
             output.write("{" + ProbeJSON.header(path: input).map(member).joined(separator: ",\n"))
@@ -51,7 +60,7 @@ public struct ProbeCommand: Command {
                 : { frame in output.write(ProbeText.frame(frame)) }
         let report: ProbeReport
         do {
-            report = try Prober.probe(path: input, fileSize: size, onFrame: onFrame)
+            report = try Prober.probe(path: input, fileSize: size, timing: timing, onFrame: onFrame)
         } catch {
             throw HFRError.probing(input, error)
         }

@@ -21,7 +21,7 @@ public final class ExportPipeline {
     /// Runs the export; `progress` gets the share of the input read (0…1) now and then.
     public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
-        let demuxer = try ExportPipeline.openInput(settings.input)
+        let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
         let analysis = try analyze(demuxer, fileSize: fileSize)
         let plan = try ExportPlan.make(settings, analysis)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
@@ -45,7 +45,8 @@ public final class ExportPipeline {
         {
             return quick
         }
-        return try InputAnalysis.analyze(path: settings.input, fileSize: fileSize, range: settings.range)
+        return try InputAnalysis.analyze(
+            path: settings.input, fileSize: fileSize, range: settings.range, timing: settings.timing)
     }
 
     /// Writes the whole output to `path`: streams, header, every packet, trailer.
@@ -197,16 +198,23 @@ public final class ExportPipeline {
         do {
             return try demuxer.read(into: packet)
         } catch {
+            if error.stage == .timing { throw .badInput(error.description) }
             throw .badInput("truncated or corrupt (\(error))")
         }
     }
 
-    private static func openInput(_ path: String) throws(ExportFailure) -> Demuxer {
+    /// Opens the input; a raw stream needs times (`InputTiming`), a container must not be given any.
+    private static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
+        let demuxer: Demuxer
         do {
-            return try Demuxer(url: path)
+            demuxer = try Demuxer(input: input)
         } catch {
             throw .reading(error)
         }
+        if let cause = RawStreamTiming.misuse(input, isRawStream: demuxer.isRawStream, format: demuxer.formatLongName) {
+            throw .usage(cause)
+        }
+        return demuxer
     }
 
     private static func openOutput(_ path: String, format: String, copyingFrom file: MappedFile?) throws(ExportFailure)

@@ -38,6 +38,8 @@ public struct ExportSettings: Sendable {
     public var range: (start: Rational, end: Rational?)?
     public var audio: AudioAlgorithm
     public var reencode: ReencodePolicy
+    /// Times for a raw H.264/HEVC input's frames (`--timestamps`, `--input-fps`); nil for containers.
+    public var timing: InputTiming?
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

@@ -41,15 +41,15 @@ public struct InputAnalysis: Sendable {
 
     /// Reads `path` (`fileSize` bytes); `range` (real time) gives the times keyframes are looked up for.
     public static func analyze(
-        path: String, fileSize: Int64, range: (start: Rational, end: Rational?)?
+        path: String, fileSize: Int64, range: (start: Rational, end: Rational?)?, timing: InputTiming? = nil
     ) throws(ExportFailure) -> InputAnalysis {
         // Time 0 is where presentation starts: after an edit list, the container's start time, with
         // the frames the list hides before it (they may be needed as references) at negative times.
-        let (presentationStart, scale) = try videoStartTime(path)
+        let (presentationStart, scale) = try videoStartTime(MediaInput(path: path, timing: timing))
         var times = FrameTimes(presentationStart: presentationStart, range: streamRange(range, scale: scale))
         let report: ProbeReport
         do {
-            report = try Prober.probe(path: path, fileSize: fileSize) { times.add($0) }
+            report = try Prober.probe(path: path, fileSize: fileSize, timing: timing) { times.add($0) }
         } catch {
             switch error {
             case .av(let f): throw .reading(f)
@@ -80,11 +80,11 @@ public struct InputAnalysis: Sendable {
     /// (MP4/MOV without B-frames: every frame's time and keyframe flag, see `IndexScan`). Nil when
     /// neither is enough; `analyze` reads the packets then.
     public static func quick(
-        path: String, range: (start: Rational, end: Rational?)? = nil
+        path: String, range: (start: Rational, end: Rational?)? = nil, timing: InputTiming? = nil
     ) throws(ExportFailure) -> InputAnalysis? {
         let demuxer: Demuxer
         do {
-            demuxer = try Demuxer(url: path)
+            demuxer = try Demuxer(input: MediaInput(path: path, timing: timing))
         } catch {
             throw .reading(error)
         }
@@ -133,13 +133,15 @@ public struct InputAnalysis: Sendable {
 
     /// The main video stream's start time as the container declares it (edit lists applied), and
     /// its stream scale (`PlaybackTiming`).
-    private static func videoStartTime(_ path: String) throws(ExportFailure) -> (Rational?, Rational) {
+    private static func videoStartTime(_ input: MediaInput) throws(ExportFailure) -> (Rational?, Rational) {
         do {
-            let demuxer = try Demuxer(url: path)
+            let demuxer = try Demuxer(input: input)
             guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
                 return (nil, Rational(1))
             }
-            return (video.startSeconds, PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video))
+            return (
+                video.startSeconds, PlaybackTiming.streamScale(path: input.path, tags: demuxer.metadata, video: video)
+            )
         } catch {
             throw .reading(error)
         }

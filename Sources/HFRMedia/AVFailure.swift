@@ -23,6 +23,9 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
         case encoding
         /// Creating or writing an output file.
         case writingOutput
+        /// Matching a raw stream's frames to the times given for it (`InputTiming`); `operation`
+        /// holds the whole cause.
+        case timing
         case other
     }
 
@@ -58,7 +61,12 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
         AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: operation)
     }
 
-    public var description: String { "\(operation): \(message)" }
+    public var description: String { stage == .timing ? operation : "\(operation): \(message)" }
+
+    /// The times given for a raw stream do not fit its frames (`cause` says how).
+    public static func timing(_ cause: String) -> AVFailure {
+        AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: cause, stage: .timing)
+    }
 
     static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: Int(AV_ERROR_MAX_STRING_SIZE))

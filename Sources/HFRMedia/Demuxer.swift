@@ -3,13 +3,18 @@ import CFFmpeg
 /// Owns an input `AVFormatContext`: opens a file or device, reads its packets in file order.
 public struct Demuxer: ~Copyable {
     let context: UnsafeMutablePointer<AVFormatContext>
+    /// Times for a raw stream's video packets (`init(input:)`); nil: the demuxer's own.
+    var retimer: PacketRetimer?
 
     /// Opens `url` and reads enough to know its streams.
     ///
     /// - Parameters:
     ///   - format: an input format name (`"v4l2"`, `"lavfi"`), or nil to detect it from the data.
     ///   - options: demuxer/device options (`framerate`, `video_size`, …).
-    public init(url: String, format: String? = nil, options: [String: String] = [:]) throws(AVFailure) {
+    ///   - timing: times for a raw stream's frames (see `init(input:)`).
+    public init(
+        url: String, format: String? = nil, options: [String: String] = [:], timing: InputTiming? = nil
+    ) throws(AVFailure) {
         var input: UnsafePointer<AVInputFormat>? = nil
         if let format {
             try Demuxer.registerDevices.get()
@@ -32,7 +37,18 @@ public struct Demuxer: ~Copyable {
             avformat_close_input(&owned)
             throw AVFailure(code: found, operation: "avformat_find_stream_info", stage: .openingInput)
         }
+        var retimer: PacketRetimer? = nil
+        if let timing {
+            do {
+                retimer = try Demuxer.retimer(timing, for: ctx)
+            } catch {
+                var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
+                avformat_close_input(&owned)
+                throw error
+            }
+        }
         context = ctx
+        self.retimer = retimer
     }
 
     /// libavdevice's inputs (v4l2, lavfi, alsa) exist only after registration, done once, and
@@ -60,7 +76,8 @@ public struct Demuxer: ~Copyable {
 
     /// Container duration in seconds (AV_TIME_BASE units underneath); nil when unknown.
     public var durationSeconds: Rational? {
-        Packet.optional(context.pointee.duration).map { Rational($0, Int64(AV_TIME_BASE)) }
+        if let retimer { return streams[retimer.streamIndex].durationSeconds }
+        return Packet.optional(context.pointee.duration).map { Rational($0, Int64(AV_TIME_BASE)) }
     }
 
     /// Container bit rate in bits per second, 0 when unknown.
@@ -68,7 +85,11 @@ public struct Demuxer: ~Copyable {
 
     /// Every stream, as plain values.
     public var streams: [StreamInfo] {
-        (0..<Int(context.pointee.nb_streams)).map { StreamInfo(context.pointee.streams[$0]!) }
+        (0..<Int(context.pointee.nb_streams)).map { i in
+            let info = StreamInfo(context.pointee.streams[i]!)
+            guard let retimer, retimer.streamIndex == i else { return info }
+            return retimer.describe(info)
+        }
     }
 
     /// Tells the demuxer to skip streams not in `indices` (saves copying their payloads).
@@ -87,8 +108,12 @@ public struct Demuxer: ~Copyable {
     public func read(into packet: Packet) throws(AVFailure) -> Bool {
         packet.unref()
         let result = av_read_frame(context, packet.pointer)
-        if result == HFR_AVERROR_EOF { return false }
+        if result == HFR_AVERROR_EOF {
+            try retimer?.finish()
+            return false
+        }
         try check(result, "av_read_frame", .readingInput)
+        if let retimer, packet.streamIndex == retimer.streamIndex { try retime(packet, by: retimer) }
         return true
     }
 }

@@ -12,11 +12,11 @@ public struct StreamInfo: Sendable {
     public let codecID: UInt32
     /// The codec profile's name, e.g. "High", "Constrained Baseline"; nil when unknown.
     public let profile: String?
-    public let timeBase: Rational
+    public internal(set) var timeBase: Rational
     /// The container's average frame rate (`avg_frame_rate`); nil when unknown.
-    public let averageFrameRate: Rational?
+    public internal(set) var averageFrameRate: Rational?
     /// The lowest rate that represents all timestamps exactly (`r_frame_rate`); nil when unknown.
-    public let realFrameRate: Rational?
+    public internal(set) var realFrameRate: Rational?
     public let width: Int
     public let height: Int
     public let pixelFormat: String?
@@ -25,11 +25,11 @@ public struct StreamInfo: Sendable {
     public let channelLayout: String?
     public let sampleFormat: String?
     /// Start time in `timeBase`; nil when unknown.
-    public let startTime: Int64?
+    public internal(set) var startTime: Int64?
     /// Duration in `timeBase`; nil when unknown.
-    public let duration: Int64?
+    public internal(set) var duration: Int64?
     /// Frame count the container declares (0 when it does not say).
-    public let declaredFrameCount: Int64
+    public internal(set) var declaredFrameCount: Int64
     public let bitRate: Int64
     /// Codec-specific setup bytes (for H.264 in MP4: the avcC record).
     public let extradata: [UInt8]

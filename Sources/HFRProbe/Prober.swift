@@ -4,12 +4,13 @@ import HFRMedia
 ///
 /// Memory stays constant: per-frame facts go to `onFrame` as they are read and only counters are kept.
 public enum Prober {
-    /// Probes `path`; calls `onFrame` with each frame of the main video stream in file order.
+    /// Probes `path` (a raw stream timed by `timing`); calls `onFrame` with each frame of the main
+    /// video stream in file order.
     public static func probe(
-        path: String, fileSize: Int64, onFrame: ((ProbedFrame) -> Void)? = nil
+        path: String, fileSize: Int64, timing: InputTiming? = nil, onFrame: ((ProbedFrame) -> Void)? = nil
     ) throws(ProbeFailure) -> ProbeReport {
         do {
-            return try read(path: path, fileSize: fileSize, onFrame: onFrame)
+            return try read(MediaInput(path: path, timing: timing), fileSize: fileSize, onFrame: onFrame)
         } catch let failure as AVFailure {
             throw .av(failure)
         } catch let failure as ProbeFailure {
@@ -20,9 +21,10 @@ public enum Prober {
     }
 
     private static func read(
-        path: String, fileSize: Int64, onFrame: ((ProbedFrame) -> Void)?
+        _ input: MediaInput, fileSize: Int64, onFrame: ((ProbedFrame) -> Void)?
     ) throws -> ProbeReport {
-        let demuxer = try Demuxer(url: path)
+        let path = input.path
+        let demuxer = try Demuxer(input: input)
         let streams = demuxer.streams
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
         let audio = streams.first { $0.kind == .audio }

@@ -18,7 +18,7 @@ import Testing
         for words in [["probe", "--help"], ["help", "probe"], ["probe", "-h"]] {
             let r = try Tool.hfr(words)
             #expect(r.status == 0)
-            #expect(r.stdout.contains("Usage: hfr probe INPUT [--json] [--frames]"))
+            #expect(r.stdout.contains("Usage: hfr probe INPUT [--json] [--frames] [--timestamps FILE] [--input-fps R]"))
             #expect(r.stdout.contains("--json") && r.stdout.contains("--frames") && r.stdout.contains("INPUT"))
             #expect(r.stdout.contains("Exit codes"))
         }
@@ -31,10 +31,13 @@ import Testing
     }
 
     @Test(arguments: [
-        (["probe"], "Error: missing INPUT\nUsage: hfr probe INPUT [--json] [--frames]\nSee 'hfr probe --help'\n"),
+        (
+            ["probe"],
+            "Error: missing INPUT\nUsage: hfr probe INPUT [--json] [--frames] [--timestamps FILE] [--input-fps R]\nSee 'hfr probe --help'\n"
+        ),
         (
             ["probe", "a.mp4", "--bogus"],
-            "Error: unknown option '--bogus'\nUsage: hfr probe INPUT [--json] [--frames]\nSee 'hfr probe --help'\n"
+            "Error: unknown option '--bogus'\nUsage: hfr probe INPUT [--json] [--frames] [--timestamps FILE] [--input-fps R]\nSee 'hfr probe --help'\n"
         ),
         (["frobnicate"], "Error: unknown command 'frobnicate'\nUsage: hfr <command> [options]\nSee 'hfr --help'\n"),
     ])

@@ -49,16 +49,17 @@ import Testing
             name: "truncated, no index", prepare: { try Fixtures.copy("truncated.mp4", to: $0) },
             options: ["--fps", "30"], exitCode: 65, cause: "not a media file"),
         Case(
-            name: "unknown capture rate",
+            name: "raw stream without frame times",
             prepare: { dir in
-                // Raw H.264 has neither tags nor timestamps.
+                // Raw H.264 has neither tags nor timestamps: --timestamps or --input-fps must give them.
                 let p = dir.path("raw.h264")
                 try ExportInputs.ffmpeg([
                     "-i", try ExportInputs.sixSeconds.get(), "-map", "0:v", "-c", "copy", "-bsf:v", "h264_mp4toannexb",
                     "-f", "h264", p,
                 ])
                 return p
-            }, options: ["--conform", "30"], exitCode: 65, cause: "capture rate unknown"),
+            }, options: ["--conform", "30"], exitCode: 64,
+            cause: "--timestamps FILE (rpicam-vid --save-pts, timestamp format v2) or --input-fps R"),
         Case(
             name: "ramp overlaps", prepare: recording, options: ["--ramp", "0-3@1,2-4@0.5,4-@1"], exitCode: 64,
             cause: "overlaps"),

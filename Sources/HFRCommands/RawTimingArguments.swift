@@ -1,0 +1,66 @@
+import Foundation
+import HFRMedia
+
+/// `--timestamps FILE` and `--input-fps R` (export and probe): the frame times of a raw H.264/HEVC
+/// stream, which has none of its own.
+struct RawTimingArguments {
+    static let timestampsOption = OptionSpec.value(
+        "timestamps", "FILE", help: "Raw stream: frame times in ms (rpicam-vid --save-pts, v2 format).")
+    static let inputRateOption = OptionSpec.value(
+        "input-fps", "R", help: "Raw stream: constant frame rate (e.g. 120 or 120000/1001).")
+
+    /// `--timestamps FILE`, read when the command runs (batch checks arguments without the files).
+    let timestampsPath: String?
+    let inputRate: Rational?
+
+    /// Checks the two options (a positive rate; not both) without reading any file.
+    init(_ arguments: ParsedArguments, of command: any Command.Type) throws(HFRError) {
+        timestampsPath = arguments.value("timestamps")
+        guard let text = arguments.value("input-fps") else {
+            inputRate = nil
+            return
+        }
+        guard timestampsPath == nil else {
+            throw .usage("--timestamps and --input-fps exclude each other", of: command)
+        }
+        guard let rate = Rational(parsing: text), rate > Rational(0), rate.numerator < Int64(Int32.max),
+            rate.denominator < Int64(Int32.max)
+        else {
+            throw .usage(
+                "--input-fps must be a positive frame rate such as 120 or 120000/1001, not '\(text)'", of: command)
+        }
+        inputRate = rate
+    }
+
+    /// Refuses the options for a container, which has timestamps of its own (export does the same).
+    static func checkRawStream(_ path: String, of command: any Command.Type) throws(HFRError) {
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(url: path)
+        } catch {
+            throw .reading(path, error)
+        }
+        guard demuxer.isRawStream else {
+            throw .usage(
+                "--timestamps and --input-fps are for raw H.264/HEVC streams; \(path) (\(demuxer.formatLongName)) "
+                    + "has its own timestamps", of: command)
+        }
+    }
+
+    /// The timing asked for, reading the timestamps file: unreadable → exit 74, a bad line → 65.
+    func timing() throws(HFRError) -> InputTiming? {
+        if let inputRate { return .constantRate(inputRate) }
+        guard let path = timestampsPath else { return nil }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .io(path, "cannot read the timestamps file (\(error.localizedDescription))")
+        }
+        do {
+            return .timestamps(try TimestampFile.parse(text, source: path))
+        } catch {
+            throw .badInput(path, error.description)
+        }
+    }
+}
