@@ -27,7 +27,6 @@ public enum Prober {
         let demuxer = try Demuxer(input: input)
         let streams = demuxer.streams
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
-        let audio = streams.first { $0.kind == .audio }
         var parser = video.flatMap { FrameParser(codecName: $0.codecName, extradata: $0.extradata) }
 
         let isMP4Family = demuxer.formatName.contains("mp4") || demuxer.formatName.contains("mov")
@@ -73,6 +72,18 @@ public enum Prober {
                 stream: info.index, framesRead: tallies[info.index].packetCount,
                 framesDeclared: info.declaredFrameCount)
         }
+        return assemble(
+            demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
+    }
+
+    /// The report from what reading the packets counted.
+    private static func assemble(
+        _ demuxer: borrowing Demuxer, path: String, fileSize: Int64, tallies: [StreamTally], layers: LayerTally,
+        isAnalyzed: Bool
+    ) -> ProbeReport {
+        let streams = demuxer.streams
+        let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
+        let audio = streams.first { $0.kind == .audio }
         let streamReports = streams.map { info in
             let t = tallies[info.index]
             return ProbeReport.Stream(
@@ -84,7 +95,7 @@ public enum Prober {
         let tags = demuxer.metadata
         let structure = video.map { info in
             videoStructure(
-                info: info, report: streamReports[info.index], tags: tags, layers: layers, isAnalyzed: parser != nil,
+                info: info, report: streamReports[info.index], tags: tags, layers: layers, isAnalyzed: isAnalyzed,
                 path: path)
         }
         var offset: Rational? = nil
