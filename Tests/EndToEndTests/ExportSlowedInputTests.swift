@@ -6,9 +6,10 @@ import Testing
 /// playing at P fps with capture rate C is read at P/C real seconds per stream second.
 @Suite(.serialized) struct ExportSlowedInputTests {
     /// An Android slow-motion recording as MediaRecorder writes it: a constant-rate stream playing at
-    /// `playback` fps, tagged with the capture rate in `com.android.capture.fps`.
+    /// `playback` fps, tagged with the capture rate in `com.android.capture.fps` — as float32 (type
+    /// 23, MediaMuxer's form) when `float`, else as the decimal text other tools write.
     static func androidStyle(
-        playback: Int, capture: Int, seconds: Int, in dir: TemporaryDirectory, name: String
+        playback: Int, capture: Int, seconds: Int, in dir: TemporaryDirectory, name: String, float: Bool = false
     ) throws -> String {
         let plain = dir.path("plain-\(name)")
         try ExportInputs.ffmpeg([
@@ -17,9 +18,21 @@ import Testing
         ])
         let tagged = dir.path(name)
         try ExportInputs.ffmpeg([
-            "-i", plain, "-c", "copy", "-metadata", "com.android.capture.fps=\(capture).000000", "-movflags",
-            "+use_metadata_tags", tagged,
+            "-i", plain, "-c", "copy", "-metadata",
+            "com.android.capture.fps=\(float ? "@@@@" : "\(capture).000000")", "-movflags", "+use_metadata_tags",
+            tagged,
         ])
+        guard float else { return tagged }
+        // FFmpeg writes text (type 1): turn the 4-byte placeholder's `data` atom into a float32.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: tagged))
+        let text: [UInt8] = Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("@@@@".utf8)
+        let at = try #require(bytes.range(of: Data(text)))
+        let value = Float(capture).bitPattern
+        let float32: [UInt8] =
+            Array("data".utf8) + [0, 0, 0, 23, 0, 0, 0, 0] + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+        bytes.replaceSubrange(at, with: float32)
+        try bytes.write(to: URL(fileURLWithPath: tagged))
+        #expect(try ExifTool.item("AndroidCaptureFps", in: tagged)?.type == "Flags=0x17 (float)")
         return tagged
     }
 
@@ -28,9 +41,10 @@ import Testing
         return (probe["video"] as? [String: Any])?["slowMotionFactor"] as? String
     }
 
-    @Test func androidSlowMotionFileIsTimedInRealTime() throws {
+    @Test(arguments: [true, false]) func androidSlowMotionFileIsTimedInRealTime(float: Bool) throws {
         let dir = try TemporaryDirectory()
-        let input = try Self.androidStyle(playback: 30, capture: 120, seconds: 4, in: dir, name: "android.mp4")
+        let input = try Self.androidStyle(
+            playback: 30, capture: 120, seconds: 4, in: dir, name: "android.mp4", float: float)
         #expect(try Self.slowMotion(input) == "4/1")
 
         // --conform 30: every frame at exactly 1/30 s, the same length it already plays.
