@@ -28,8 +28,8 @@ import Testing
         let text: [UInt8] = Array("data".utf8) + [0, 0, 0, 1, 0, 0, 0, 0] + Array("@@@@".utf8)
         let at = try #require(bytes.range(of: Data(text)))
         let value = Float(capture).bitPattern
-        let float32: [UInt8] =
-            Array("data".utf8) + [0, 0, 0, 23, 0, 0, 0, 0] + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+        let bigEndian = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+        let float32: [UInt8] = Array("data".utf8) + [0, 0, 0, 23, 0, 0, 0, 0] + bigEndian
         bytes.replaceSubrange(at, with: float32)
         try bytes.write(to: URL(fileURLWithPath: tagged))
         #expect(try ExifTool.item("AndroidCaptureFps", in: tagged)?.type == "Flags=0x17 (float)")
