@@ -79,7 +79,9 @@ enum ProbeText {
         var lines: [String] = []
         var capture = "Capture rate: \(rate(v.captureFrameRate)) fps (\(v.captureFrameRateSource.rawValue))"
         capture += ", plays at \(rate(v.playbackFrameRate)) fps"
-        if let f = v.slowMotionFactor { capture += ", slow motion \(rate(f))×" }
+        if let f = v.slowMotionFactor {
+            capture += f > Rational(1) ? ", slow motion \(rate(f))×" : ", time-lapse \(rate(f.reciprocal))×"
+        }
         lines.append(capture)
         guard v.isBitstreamAnalyzed else {
             lines.append("Temporal structure: not analysed (only H.264 and HEVC bitstreams are parsed)")

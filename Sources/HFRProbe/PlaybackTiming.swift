@@ -13,9 +13,10 @@ import HFRMedia
 /// - hfr's recordings (`com.hfr.capture.fps` without export tags) play in real time, whatever
 ///   frames the camera dropped.
 /// - Other files (Android's slow-motion recordings: a 30 fps stream tagged
-///   `com.android.capture.fps` 120) are slowed when the tagged capture rate is at least 1.5× the
-///   rate the stream declares; the scale is exactly P/C. Below that, a tag near the stream's own
-///   rate describes real-time footage with an uneven or reduced frame rate.
+///   `com.android.capture.fps` 120; its time-lapse ones: a 30 fps stream tagged 1) are retimed when
+///   the tagged capture rate is at least 1.5× the rate the stream declares, or at most 1/1.5 of it;
+///   the scale is exactly P/C. Between, a tag near the stream's own rate describes real-time
+///   footage with an uneven or reduced frame rate.
 public enum PlaybackTiming {
     /// The tag hfr's exports carry: the time map they were made with (`0-@1/4`, `0-2@1,2-@1/4`).
     public static let exportSpeedKey = "com.hfr.export.speed"
@@ -31,16 +32,16 @@ public enum PlaybackTiming {
         if let speed = constantExportSpeed(tags: tags, streamTags: video.metadata) { return speed }
         if source == .hfrTag, lookUp(exportSpeedKey, tags, video.metadata) == nil { return Rational(1) }
         guard let playback = declaredPlaybackRate(video) else { return Rational(1) }
-        return slowedScale(capture: capture, playback: playback) ?? Rational(1)
+        return retimedScale(capture: capture, playback: playback) ?? Rational(1)
     }
 
     /// P/C when a stream playing at `playback` fps shows frames captured at `capture` fps slowed
-    /// down (C ≥ 1.5 P); nil when it plays in real time.
-    public static func slowedScale(capture: Rational, playback: Rational) -> Rational? {
-        guard playback > Rational(0), capture > Rational(0), capture * Rational(2) >= playback * Rational(3) else {
-            return nil
-        }
-        return playback / capture
+    /// down (C ≥ 1.5 P) or sped up (C ≤ P/1.5, a time-lapse); nil when it plays in real time.
+    public static func retimedScale(capture: Rational, playback: Rational) -> Rational? {
+        guard playback > Rational(0), capture > Rational(0) else { return nil }
+        let isSlowed = capture * Rational(2) >= playback * Rational(3)
+        let isTimeLapse = playback * Rational(2) >= capture * Rational(3)
+        return isSlowed || isTimeLapse ? playback / capture : nil
     }
 
     /// The frame rate the stream says it plays at: the container's base rate, else its average.

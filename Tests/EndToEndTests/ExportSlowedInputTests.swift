@@ -87,6 +87,22 @@ import Testing
         #expect(json["inputDuration"] as? Double == 1)
     }
 
+    /// A time-lapse (a 30 fps stream captured at 1 frame a second, as Android tags it): a conform to
+    /// 30 shows every frame for 1/30 s — the length it already plays — not 30× faster still.
+    @Test func timeLapseFileConformsToTheAskedRate() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.androidStyle(playback: 30, capture: 1, seconds: 4, in: dir, name: "lapse.mp4")
+        #expect(try Self.slowMotion(input) == "1/30")
+        for (rate, seconds) in [(30, 4.0), (60, 2.0)] {
+            let out = dir.path("conform\(rate).mp4")
+            let r = try Tool.hfr(["export", input, out, "--conform", "\(rate)"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try MediaChecks.packets(out).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+            #expect(try MediaChecks.entry(out, stream: "v:0", "r_frame_rate") == "\(rate)/1")
+            #expect(abs(try MediaChecks.duration(out, stream: "v:0") - seconds) < 0.001)
+        }
+    }
+
     /// An export exported again with the same options is the same file: hfr's own 4× conform,
     /// conformed to 30 again, keeps every packet (video and audio) and its length.
     @Test func reexportingAConformIsIdempotent() throws {

@@ -5,17 +5,20 @@ import Testing
 
 /// Which streams play slower than they were captured, and by how much.
 @Suite struct PlaybackTimingTests {
-    @Test func slowedWhenTheCaptureRateIsAtLeastOneAndAHalfTimesThePlaybackRate() {
-        #expect(PlaybackTiming.slowedScale(capture: Rational(120), playback: Rational(30)) == Rational(1, 4))
-        #expect(PlaybackTiming.slowedScale(capture: Rational(240), playback: Rational(120)) == Rational(1, 2))
-        #expect(PlaybackTiming.slowedScale(capture: Rational(90), playback: Rational(60)) == Rational(2, 3))
+    @Test func retimedWhenCaptureAndPlaybackRatesDifferByOneAndAHalfTimes() {
+        #expect(PlaybackTiming.retimedScale(capture: Rational(120), playback: Rational(30)) == Rational(1, 4))
+        #expect(PlaybackTiming.retimedScale(capture: Rational(240), playback: Rational(120)) == Rational(1, 2))
+        #expect(PlaybackTiming.retimedScale(capture: Rational(90), playback: Rational(60)) == Rational(2, 3))
         #expect(
-            PlaybackTiming.slowedScale(capture: Rational(120), playback: Rational(30_000, 1001))
+            PlaybackTiming.retimedScale(capture: Rational(120), playback: Rational(30_000, 1001))
                 == Rational(30_000, 120_120))
         // Real-time footage: the tag at (or near) the stream's own rate, or a dropping camera.
-        #expect(PlaybackTiming.slowedScale(capture: Rational(120), playback: Rational(120)) == nil)
-        #expect(PlaybackTiming.slowedScale(capture: Rational(120), playback: Rational(81)) == nil)
-        #expect(PlaybackTiming.slowedScale(capture: Rational(30), playback: Rational(60)) == nil)
+        #expect(PlaybackTiming.retimedScale(capture: Rational(120), playback: Rational(120)) == nil)
+        #expect(PlaybackTiming.retimedScale(capture: Rational(120), playback: Rational(81)) == nil)
+        #expect(PlaybackTiming.retimedScale(capture: Rational(50), playback: Rational(60)) == nil)
+        // Time-lapse: one frame a second captured, played at 30.
+        #expect(PlaybackTiming.retimedScale(capture: Rational(1), playback: Rational(30)) == Rational(30))
+        #expect(PlaybackTiming.retimedScale(capture: Rational(30), playback: Rational(60)) == Rational(2))
     }
 
     @Test func hfrExportsSayTheirSpeed() {
