@@ -46,7 +46,8 @@ let package = Package(
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
         .testTarget(name: "HFRMediaTests", dependencies: ["HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRProbeTests", dependencies: ["HFRProbe", "HFRTestSupport"]),
-        .testTarget(name: "HFRCaptureTests", dependencies: ["HFRCapture", "CV4L2"]),
+        // HFRPipeline: the record pipeline driven by the scripted V4L2 driver.
+        .testTarget(name: "HFRCaptureTests", dependencies: ["HFRCapture", "HFRPipeline", "CV4L2"]),
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
         .testTarget(name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport"]),
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),

@@ -184,6 +184,11 @@ public struct BatchManifest: Sendable {
                 allInputs[input] = allInputs[input] ?? e.entry.index
             }
         }
+        // The files themselves: an output may not be an input under another name (link, alias).
+        var inputFiles: [FileIdentity: (input: String, entry: Int)] = [:]
+        for (input, entry) in allInputs {
+            if let file = FileIdentity(path: paths.resolve(input)) { inputFiles[file] = (input, entry) }
+        }
         var notes: [String] = []
         var jobs: [BatchJob] = []
         var writers: [String: BatchJob] = [:]
@@ -195,6 +200,7 @@ public struct BatchManifest: Sendable {
                 }
                 let job = e.job(for: input, paths: paths)
                 try checkOutput(of: job, from: e.entry, writers: writers, inputs: allInputs)
+                try checkOutputFile(of: job, from: e.entry, inputFiles: inputFiles)
                 writers[job.manifestOutput] = job
                 jobs.append(job)
             }
@@ -285,5 +291,16 @@ public struct BatchManifest: Sendable {
                 "\(output) is an input of jobs[\(reader)]; inputs are never modified", at: entry.output.position,
                 field: outputField)
         }
+    }
+
+    /// Refuses an output that is an input's file by device and inode: a hard link, a symlink, a
+    /// path through a symlinked directory.
+    static func checkOutputFile(
+        of job: BatchJob, from entry: Entry, inputFiles: [FileIdentity: (input: String, entry: Int)]
+    ) throws(ManifestError) {
+        guard let file = FileIdentity(path: job.output), let reader = inputFiles[file] else { return }
+        throw ManifestError(
+            "\(job.manifestOutput) is the same file as \(reader.input), an input of jobs[\(reader.entry)]; "
+                + "inputs are never modified", at: entry.output.position, field: "jobs[\(entry.index)].output")
     }
 }

@@ -160,6 +160,9 @@ public struct ExportCommand: Command {
 
     public func run() throws(HFRError) {
         var settings = settings
+        // Before anything is read: a container hfr writes, and no input (by any name) as the output.
+        try OutputFile.checkTarget(
+            settings.output, inputs: [settings.input] + [rawTiming.timestampsPath].compactMap { $0 }, of: Self.self)
         settings.timing = try rawTiming.timing()
         let size = try InputFile.validate(settings.input)
         if isRecordedRamp, case .ramp(_, let fps) = settings.mode {

@@ -4,13 +4,15 @@ import HFRMedia
     import Glibc
 #endif
 
-/// Checks an output path before any work: container known, directory writable, nothing overwritten
-/// without `--force`.
+/// Checks an output path before any work: container known, not one of the inputs, directory
+/// writable, nothing overwritten without `--force`.
 enum OutputFile {
-    static func prepare(_ output: String, partial: String?, force: Bool) throws(HFRError) {
-        guard AtomicOutput.hasKnownContainer(output) else {
-            throw .usage("\(output): unknown container; use .mp4, .mov or .mkv")
-        }
+    /// `inputs` are the files the command reads (the media file, a timestamps file): the output may
+    /// be none of them, by any name, `--force` or not.
+    static func prepare(
+        _ output: String, partial: String?, force: Bool, inputs: [String] = [], of command: (any Command.Type)? = nil
+    ) throws(HFRError) {
+        try checkTarget(output, inputs: inputs, of: command)
         var info = stat()
         if stat(output, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .io(output, "is a directory") }
@@ -19,11 +21,41 @@ enum OutputFile {
         if let partial, stat(partial, &info) == 0 {
             if !force {
                 throw .io(
-                    output, "an unfinished recording is in the way: \(partial) (keep it elsewhere or use --force)")
+                    output,
+                    "\(partial) is left from an unfinished recording (it plays): move it away to keep it, "
+                        + "or pass --force to replace it")
             }
             unlink(partial)
         }
         try checkDirectory(of: output)
+    }
+
+    /// What needs no file read: a container hfr writes, and none of `inputs` under another name.
+    static func checkTarget(
+        _ output: String, inputs: [String], of command: (any Command.Type)? = nil
+    ) throws(HFRError) {
+        try checkContainer(output, of: command)
+        try checkNotInput(output, inputs: inputs, of: command)
+    }
+
+    /// The output's extension must name a container hfr writes (.mp4, .mov, .mkv): libav knows many
+    /// more (.avi, .ts) that cannot hold what hfr writes, and would fail only at the end.
+    static func checkContainer(_ output: String, of command: (any Command.Type)? = nil) throws(HFRError) {
+        guard AtomicOutput.hasKnownContainer(output) else {
+            let name = output.split(separator: "/").last ?? ""
+            let ext = name.lastIndex(of: ".").map { " (\(name[$0...]))" } ?? ""
+            throw .usage("\(output): unknown container\(ext); hfr writes .mp4, .mov or .mkv", of: command)
+        }
+    }
+
+    /// Refuses an output that is one of `inputs` by device and inode (an alias, symlink or hard link).
+    static func checkNotInput(
+        _ output: String, inputs: [String], of command: (any Command.Type)? = nil
+    ) throws(HFRError) {
+        for input in inputs where FileIdentity.output(output, isSameFileAs: input) {
+            throw .usage(
+                "\(output) is the same file as the input \(input); hfr never writes over an input", of: command)
+        }
     }
 
     /// The directory `output` goes in must exist and be writable (for its temporary and the rename).

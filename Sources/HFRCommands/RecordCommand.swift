@@ -235,6 +235,8 @@ public struct RecordCommand: Command {
 
     public func run() throws(HFRError) {
         var settings = self.settings
+        // Before the camera opens: an .avi would otherwise record, then fail at the end.
+        try OutputFile.checkContainer(settings.output, of: Self.self)
         var capture: V4L2Capture?
         if let camera, case .device(let spec) = settings.capture.source {
             // Before the output exists: a device that cannot do the mode leaves nothing behind.

@@ -130,6 +130,23 @@ enum RecordStatus {
             return HFRError(
                 "\(source): lost after \(report.framesEncoded) frames (\(cause)); they are in \(settings.output)",
                 exitCode: .unavailable)
+        case .nothingRecorded(let reason, let cause):
+            return nothingRecorded(reason, cause: cause, source: source, output: settings.output)
         }
+    }
+
+    /// A recording that ended before its first frame: what ended it; no file is left.
+    static func nothingRecorded(_ reason: StopReason, cause: (any Error)?, source: String, output: String) -> HFRError {
+        let text: String
+        switch cause {
+        case let v as V4L2Failure: text = CameraSetup.cause(v)
+        case let a as AVFailure: text = a.message
+        case let other?: text = "\(other)"
+        case nil where reason == .signal:
+            return HFRError("\(output): stopped before the first frame; nothing recorded", exitCode: .interrupted)
+        case nil:
+            return HFRError("\(source): ended before the first frame; nothing recorded", exitCode: .unavailable)
+        }
+        return HFRError("\(source): lost before the first frame (\(text)); nothing recorded", exitCode: .unavailable)
     }
 }

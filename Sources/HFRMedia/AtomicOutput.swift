@@ -47,9 +47,15 @@ public struct AtomicOutput: ~Copyable {
         return output[..<slash] + "." + output[slash...] + ".\(pid ?? getpid()).tmp"
     }
 
-    /// Whether libav has a muxer for `output`'s extension (.mp4, .mov, .mkv…): checked before any work.
+    /// The extensions of the containers hfr writes: the ones that hold H.264 with `sdtp`/temporal
+    /// layers, AAC and the tags hfr stores. Others libav knows (.avi, .ts…) are refused before any work.
+    public static let containerExtensions = ["mp4", "mov", "mkv"]
+
+    /// Whether `output`'s extension (any case) names a container hfr writes: checked before any work.
     public static func hasKnownContainer(_ output: String) -> Bool {
-        av_guess_format(nil, output, nil) != nil
+        let name = output.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        return containerExtensions.contains(name[name.index(after: dot)...].lowercased())
     }
 
     /// The muxer libav picks for `output`'s extension ("mp4", "mov", "matroska"); mp4 when unknown.

@@ -49,6 +49,17 @@ public final class RecordPipeline: Sendable {
             input: input, audioDevice: audioDevice, video: video, audio: audio, writer: writer, status: status)
         if let failure = outcome.encoderFailure { throw .encoder(failure) }
         let partial = settings.partialPath
+        if stats.encoded.load(ordering: .relaxed) == 0 {
+            // Ended before the first frame (unplugged, stopped at once): a file with no video is no
+            // recording, so neither it nor the fragmented one is left.
+            if let writeFailure = outcome.writeFailure {
+                writer.abandon(path: partial)
+                unlink(partial)
+                throw .write(writeFailure, report: nil)
+            }
+            unlink(partial)
+            throw .nothingRecorded(outcome.capture.reason, cause: outcome.capture.failure)
+        }
         if let writeFailure = outcome.writeFailure {
             // No room for a second copy: keep the fragmented file, cut after its last whole fragment.
             writer.abandon(path: partial)

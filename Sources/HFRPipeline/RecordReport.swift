@@ -52,6 +52,9 @@ public enum RecordFailure: Error, Sendable {
     case device(V4L2Failure)
     /// The source failed mid-way (unplugged …); what was captured was finalized.
     case sourceLost(any Error, report: RecordReport)
+    /// The recording ended before its first frame (for `reason`; `cause`: the source's failure,
+    /// if it failed); no file was left.
+    case nothingRecorded(StopReason, cause: (any Error)?)
 
     /// The report of what was kept, when something was.
     public var report: RecordReport? {

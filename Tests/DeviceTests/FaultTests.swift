@@ -40,6 +40,30 @@ extension DeviceTests {
             print("unplug after 2 s: \(kept) frames kept and decoded")
         }
 
+        /// At 1 fps the first frame comes a second after STREAMON: the unplug lands before it. A
+        /// recording with no frame is no file: neither OUTPUT nor the partial one is left.
+        @Test func unplugBeforeTheFirstFrameLeavesNoFile() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let out = dir.path("disc.mp4")
+            let hfr = try BackgroundProcess(
+                Tool.hfrPath,
+                [
+                    "record", out, "--device", Guest.camera, "--fps", "1", "--size", "320x180", "--duration", "60",
+                    "--audio", "none",
+                ], directory: dir)
+            #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 20))
+            try Guest.set("disconnect", 1)
+            let r = hfr.wait()
+            #expect(r.status == 69, "\(r.stderr)")
+            let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+            #expect(errors.count == 1, "\(r.stderr)")
+            #expect(errors.first?.contains("\(Guest.camera): lost before the first frame") == true, "\(r.stderr)")
+            #expect(errors.first?.contains("disconnected") == true, "\(r.stderr)")
+            #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == [])
+            #expect(Guest.waitForCamera(), "vivid reconnects once every handle is closed")
+        }
+
         @Test func fatalStreamingErrorIsNamedAndNothingIsLost() throws {
             try Guest.resetFaults()
             let dir = try TemporaryDirectory()
