@@ -40,19 +40,23 @@ extension DeviceTests {
             print("unplug after 2 s: \(kept) frames kept and decoded")
         }
 
-        /// At 1 fps the first frame comes a second after STREAMON: the unplug lands before it. A
-        /// recording with no frame is no file: neither OUTPUT nor the partial one is left.
+        /// vivid drops every buffer (percentage_of_dropped_buffers 100), so the unplug surely lands
+        /// before the first frame. A recording with no frame is no file: neither OUTPUT nor the
+        /// partial one is left.
         @Test func unplugBeforeTheFirstFrameLeavesNoFile() throws {
             try Guest.resetFaults()
+            try Guest.set("percentage_of_dropped_buffers", 100)
+            defer { try? Guest.resetFaults() }
             let dir = try TemporaryDirectory()
             let out = dir.path("disc.mp4")
             let hfr = try BackgroundProcess(
                 Tool.hfrPath,
                 [
-                    "record", out, "--device", Guest.camera, "--fps", "1", "--size", "320x180", "--duration", "60",
+                    "record", out, "--device", Guest.camera, "--fps", "60", "--size", "320x180", "--duration", "60",
                     "--audio", "none",
                 ], directory: dir)
             #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 20))
+            usleep(500_000)
             try Guest.set("disconnect", 1)
             let r = hfr.wait()
             #expect(r.status == 69, "\(r.stderr)")
