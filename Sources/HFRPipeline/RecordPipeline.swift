@@ -47,9 +47,13 @@ public final class RecordPipeline: Sendable {
         let audioFormat = audio.map { (sampleRate: $0.sampleRate, priming: Int64($0.encoder.initialPadding)) }
         let outcome = runStages(
             input: input, audioDevice: audioDevice, video: video, audio: audio, writer: writer, status: status)
-        if let failure = outcome.encoderFailure { throw .encoder(failure) }
         let partial = settings.partialPath
-        if stats.encoded.load(ordering: .relaxed) == 0 {
+        let isEmpty = stats.encoded.load(ordering: .relaxed) == 0
+        if let failure = outcome.encoderFailure {
+            if isEmpty { unlink(partial) }
+            throw .encoder(failure)
+        }
+        if isEmpty {
             // Ended before the first frame (unplugged, stopped at once): a file with no video is no
             // recording, so neither it nor the fragmented one is left.
             if let writeFailure = outcome.writeFailure {

@@ -7,8 +7,8 @@ import Testing
 
 /// The record pipeline on a scripted camera: a recording that ends before its first frame leaves
 /// no file at all (neither the output nor the fragmented partial). (Recordings that end after
-/// frames keep them: the guest's FaultTests, on vivid; the scripted 16x8 picture is too small for
-/// OpenH264 to encode, but the pipeline opens its encoder and writer with it.)
+/// frames keep them: the guest's FaultTests, on vivid. The scripted 16x8 picture opens the encoder
+/// and the writer, but OpenH264 refuses to encode it: a failure on the first frame.)
 @Suite struct RecordBeforeFirstFrameTests {
     /// A pipeline recording the scripted 16x8 YU12 camera at 60 fps into `output`.
     func pipeline(_ driver: ScriptedV4L2Driver, output: String) throws -> RecordPipeline {
@@ -71,6 +71,23 @@ import Testing
         }
         #expect(reason == .signal)
         #expect(cause == nil)
+        #expect(try contents(dir) == [])
+    }
+
+    @Test func anEncoderFailingOnTheFirstFrameLeavesNoFile() throws {
+        let dir = try directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pipeline = try pipeline(ScriptedV4L2Driver(script: [.frame(sequence: 0)]), output: dir + "/enc.mp4")
+        var failure: RecordFailure?
+        do {
+            _ = try pipeline.run()
+        } catch {
+            failure = error
+        }
+        guard case .encoder? = failure else {
+            Issue.record("expected an encoder failure, got \(String(describing: failure))")
+            return
+        }
         #expect(try contents(dir) == [])
     }
 }
