@@ -128,6 +128,38 @@ struct BatchManifestTests {
         }
     }
 
+    /// An output that is an input's file under another name: a hard link, a symlink, a symlinked
+    /// directory (the lexical check sees three different paths).
+    @Test(arguments: ["hard", "symlink", "directory"])
+    func anOutputThatIsAnInputByInodeIsRefused(link: String) throws {
+        let fm = FileManager.default
+        let output: String
+        switch link {
+        case "hard":
+            try fm.linkItem(atPath: dir.path("in/a.mp4"), toPath: dir.path("in/copy.mp4"))
+            output = "in/copy.mp4"
+        case "symlink":
+            try fm.createSymbolicLink(atPath: dir.path("in/copy.mp4"), withDestinationPath: "a.mp4")
+            output = "in/copy.mp4"
+        default:
+            try fm.createSymbolicLink(atPath: dir.path("alias"), withDestinationPath: "in")
+            output = "alias/a.mp4"
+        }
+        let text =
+            "{ \"schema\": \"hfr.batch/1\",\n \"jobs\": [\n {\"input\": \"in/b.mp4\", \"output\": \"\(output)\"},\n"
+            + " {\"input\": \"in/a.mp4\", \"output\": \"o.mp4\"} ] }"
+        do {
+            _ = try manifest(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.position?.line == 3, "\(error)")
+            #expect(error.field == "jobs[0].output", "\(error)")
+            #expect(
+                error.message
+                    == "\(output) is the same file as in/a.mp4, an input of jobs[1]; inputs are never modified")
+        }
+    }
+
     @Test func invalidJSONGivesLineAndColumn() {
         do {
             _ = try manifest("{ \"schema\": \"hfr.batch/1\",\n  \"jobs\": [ { \"input\": 'a' } ] }")
