@@ -69,14 +69,24 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
     public static func * (a: Rational, b: Rational) -> Rational {
         let g1 = Swift.max(gcd(a.numerator, b.denominator), 1)
         let g2 = Swift.max(gcd(b.numerator, a.denominator), 1)
-        return Rational((a.numerator / g1) * (b.numerator / g2), (a.denominator / g2) * (b.denominator / g1))
+        let n = (a.numerator / g1).multipliedReportingOverflow(by: b.numerator / g2)
+        let d = (a.denominator / g2).multipliedReportingOverflow(by: b.denominator / g1)
+        guard n.overflow || d.overflow else { return Rational(n.partialValue, d.partialValue) }
+        return Rational(approximating: a.doubleValue * b.doubleValue)
     }
 
     public static func / (a: Rational, b: Rational) -> Rational { a * b.reciprocal }
 
     public static func + (a: Rational, b: Rational) -> Rational {
-        let l = lcm(a.denominator, b.denominator)
-        return Rational(a.numerator * (l / a.denominator) + b.numerator * (l / b.denominator), l)
+        let g = gcd(a.denominator, b.denominator)
+        let l = (a.denominator / g).multipliedReportingOverflow(by: b.denominator)
+        let x = a.numerator.multipliedReportingOverflow(by: l.partialValue / a.denominator)
+        let y = b.numerator.multipliedReportingOverflow(by: l.partialValue / b.denominator)
+        let sum = x.partialValue.addingReportingOverflow(y.partialValue)
+        if !(l.overflow || x.overflow || y.overflow || sum.overflow) {
+            return Rational(sum.partialValue, l.partialValue)
+        }
+        return Rational(approximating: a.doubleValue + b.doubleValue)
     }
 
     public static func - (a: Rational, b: Rational) -> Rational { a + Rational(-b.numerator, b.denominator) }
@@ -106,7 +116,26 @@ extension Rational {
 
     /// Rounds to the nearest integer, halves away from zero.
     public func rounded() -> Int64 {
-        let twice = 2 * numerator + (numerator >= 0 ? denominator : -denominator)
-        return twice / (2 * denominator)
+        let (q, r) = numerator.quotientAndRemainder(dividingBy: denominator)
+        guard r.magnitude >= (denominator.magnitude + 1) / 2 else { return q }
+        return numerator >= 0 ? q + 1 : q - 1
+    }
+
+    /// The nearest value whose terms fit, for results exact arithmetic cannot hold (absurd
+    /// timestamps in a corrupt file): arithmetic never traps, and the checks that follow refuse the
+    /// input by its absurd times instead. Infinite or not-a-number values become ±2^62 or 0.
+    public init(approximating value: Double) {
+        guard value.isFinite else {
+            self.init(value.isNaN ? 0 : (value > 0 ? 1 << 62 : -(1 << 62)))
+            return
+        }
+        guard abs(value) < 0x1p62 else {
+            self.init(value > 0 ? 1 << 62 : -(1 << 62))
+            return
+        }
+        // A power-of-two denominator as large as the magnitude allows: exact for the Double itself.
+        var denominator: Int64 = 1
+        while denominator < 1 << 30, abs(value * Double(denominator * 2)) < 0x1p62 { denominator *= 2 }
+        self.init(Int64((value * Double(denominator)).rounded()), denominator)
     }
 }

@@ -46,4 +46,18 @@ import Testing
         #expect(Rational(-5, 2).rounded() == -3)
         #expect(Rational(7, 3).rounded() == 2)
     }
+
+    /// Terms a corrupt file's times can push past 64 bits: the nearest value that fits, never a trap.
+    @Test func overflowingArithmeticApproximatesInsteadOfTrapping() {
+        let huge = Rational(Int64.max / 3, 7)
+        let product = huge * Rational(1_000_003, 999_983)
+        #expect(abs(product.doubleValue / (huge.doubleValue * 1_000_003 / 999_983) - 1) < 1e-12)
+        let sum = Rational(Int64.max / 2, 999_983) + Rational(Int64.max / 2, 1_000_003)
+        #expect(abs(sum.doubleValue / (Double(Int64.max / 2) * (1 / 999_983.0 + 1 / 1_000_003.0)) - 1) < 1e-12)
+        #expect(Rational(Int64.max, 3).rounded() == Int64.max / 3)
+        #expect(Rational(approximating: .infinity) == Rational(1 << 62))
+        #expect(Rational(approximating: 0.25) == Rational(1, 4))
+        // Exact whenever the terms fit.
+        #expect(Rational(1, 90000) * Rational(90000, 1001) == Rational(1, 1001))
+    }
 }
