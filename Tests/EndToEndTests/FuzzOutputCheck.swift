@@ -1,0 +1,52 @@
+import Foundation
+import HFRTestSupport
+
+/// The checks of an export that exited 0: the output decodes with no more errors than the input,
+/// and its video frames, rate and duration are what `--json` says (within one frame).
+extension FuzzCaseRun {
+    mutating func checkOutput(_ command: String, _ output: String, _ stdout: String) throws {
+        guard let json = try? Tool.json(stdout), let video = json["video"] as? [String: Any],
+            let framesOut = (video["framesOut"] as? NSNumber)?.intValue,
+            let rateText = json["outputFrameRate"] as? String, let rate = Self.rational(rateText), rate > 0,
+            let duration = (json["outputDuration"] as? NSNumber)?.doubleValue
+        else { return fail("mistimed output", command, "no summary in --json: \(stdout.prefix(300))") }
+        let claim = "\(framesOut) frames, \(rateText) fps, \(duration) s"
+        let frame = 1 / rate
+        if framesOut < 1 { return fail("broken output", command, "exit 0 with no video frames (\(claim))") }
+        if abs(Double(framesOut) - rate * duration) > 1.001 {
+            fail("mistimed output", command, "summary inconsistent: \(claim)")
+        }
+        let pts = try Self.videoTimestamps(output)
+        if pts.isEmpty { return fail("broken output", command, "no video packets in the output (\(claim))") }
+        let sorted = pts.map(\.pts).sorted()
+        let span = (sorted.last! - sorted.first!) + frame
+        if abs(pts.count - framesOut) > 1 || abs(span - duration) > frame * 1.001 {
+            fail("mistimed output", command, "claims \(claim); has \(pts.count) frames over \(span) s")
+        }
+        if Set(sorted).count != sorted.count || zip(pts, pts.dropFirst()).contains(where: { $0.dts >= $1.dts }) {
+            fail("mistimed output", command, "repeated timestamps (\(claim))")
+        }
+        if inputErrors == nil { inputErrors = try DecodeErrors.count(input) }
+        let outputErrors = try DecodeErrors.count(output)
+        if outputErrors > inputErrors! {
+            fail("broken output", command, "decoding: \(outputErrors) errors vs \(inputErrors!) in the input (\(claim))")
+        }
+    }
+
+    /// The video packets' pts and dts in seconds, in file order.
+    static func videoTimestamps(_ path: String) throws -> [(pts: Double, dts: Double)] {
+        let r = try TimedRun.run(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time", "-of", "csv=p=0", path])
+        return r.stdout.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",").map { Double($0) }
+            guard fields.count >= 2, let pts = fields[0], let dts = fields[1] else { return nil }
+            return (pts, dts)
+        }
+    }
+
+    static func rational(_ text: String) -> Double? {
+        let parts = text.split(separator: "/").compactMap { Double($0) }
+        return parts.count == 2 && parts[1] != 0 ? parts[0] / parts[1] : parts.count == 1 ? parts[0] : nil
+    }
+}
