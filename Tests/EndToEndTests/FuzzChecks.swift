@@ -11,7 +11,7 @@ struct FuzzCaseRun {
     let dir: TemporaryDirectory
     let input: String
     var failures: [FuzzFailure] = []
-    var inputErrors: Int?
+    var inputDecoding: Decoding?
 
     init(_ c: FuzzCorpus.Case) throws {
         self.c = c
@@ -28,7 +28,9 @@ struct FuzzCaseRun {
         let ext = c.seed.matroska ? "mkv" : (c.seed.name.hasSuffix(".mov") ? "mov" : "mp4")
         for options in c.seed.exports {
             let output = dir.path("out\(c.index).\(ext)")
-            try check("export \(options.joined(separator: " "))", ["export", input, output, "--json"] + options, output: output)
+            try check(
+                "export \(options.joined(separator: " "))", ["export", input, output, "--json"] + options,
+                output: output)
             try? FileManager.default.removeItem(atPath: output)
         }
     }
@@ -42,7 +44,7 @@ struct FuzzCaseRun {
         let r = try TimedRun.run(Tool.hfrPath, arguments)
         let tail = String(r.stderr.suffix(300))
         if r.hung { return fail("hang", command, "killed after 30 s; stderr: \(tail)") }
-        if r.signalled { return fail("signal", command, "signal \(r.status); stderr: \(tail)") }
+        if r.signalled { return fail("signal", command, "signal \(r.status): \(r.crashSummary)") }
         if try Data(contentsOf: URL(fileURLWithPath: input)) != Data(bytes) { fail("input changed", command, "") }
         let after = try dir.contents()
         let outputName = output.map { URL(fileURLWithPath: $0).lastPathComponent }

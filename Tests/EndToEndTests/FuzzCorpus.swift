@@ -37,19 +37,23 @@ enum FuzzCorpus {
         let tag = ["-metadata", "com.android.capture.fps=60", "-movflags", "+use_metadata_tags"]
         try ExportInputs.ffmpeg(
             [
-                "-f", "lavfi", "-i", "testsrc=size=320x180:rate=60", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000",
+                "-f", "lavfi", "-i", "testsrc=size=320x180:rate=60", "-f", "lavfi", "-i",
+                "sine=f=440:sample_rate=48000",
                 "-t", "1", "-c:v", "libx264", "-bf", "2", "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "aac",
             ] + tag + [x264])
         let copy = ["-i", x264, "-map", "0", "-c", "copy", "-map_metadata", "0"]
         try ExportInputs.ffmpeg(copy + tag + [dir.path("x264.mov")])
         try ExportInputs.ffmpeg(copy + [dir.path("x264.mkv")])
         try ExportInputs.ffmpeg(
-            copy + ["-metadata", "com.android.capture.fps=60", "-movflags", "+frag_keyframe+empty_moov+use_metadata_tags"]
+            copy + [
+                "-metadata", "com.android.capture.fps=60", "-movflags", "+frag_keyframe+empty_moov+use_metadata_tags",
+            ]
                 + [dir.path("x264-frag.mp4")])
-        try ExportInputs.ffmpeg([
-            "-f", "lavfi", "-i", "testsrc=size=320x180:rate=60", "-t", "1", "-c:v", "libx265", "-x265-params",
-            "log-level=none:bframes=2", "-tag:v", "hvc1", "-pix_fmt", "yuv420p",
-        ] + tag + [dir.path("hevc.mp4")])
+        try ExportInputs.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc=size=320x180:rate=60", "-t", "1", "-c:v", "libx265", "-x265-params",
+                "log-level=none:bframes=2", "-tag:v", "hvc1", "-pix_fmt", "yuv420p",
+            ] + tag + [dir.path("hevc.mp4")])
         return try ["layered.mp4", "x264.mp4", "x264.mov", "x264.mkv", "x264-frag.mp4", "hevc.mp4"].map { name in
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir.path(name))))
             let matroska = name.hasSuffix(".mkv")

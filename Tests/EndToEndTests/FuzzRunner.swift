@@ -34,14 +34,26 @@ struct TimedRun {
         readers.wait()
         return TimedRun(
             status: process.terminationStatus, signalled: !hung && process.terminationReason == .uncaughtSignal,
-            hung: hung, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+            hung: hung, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// stderr lines other than export's progress lines and notes.
+    /// stderr lines other than hfr's own progress lines, notes and one-line summary.
     var messageLines: [String] {
-        stderr.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init).filter {
-            !$0.hasPrefix("export: ") && !$0.hasPrefix("Note: ") && !$0.trimmingCharacters(in: .whitespaces).isEmpty
+        stderr.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init).filter { line in
+            !["export: ", "Note: ", "Exported "].contains { line.hasPrefix($0) }
+                && !line.trimmingCharacters(in: .whitespaces).isEmpty
         }
+    }
+}
+
+extension TimedRun {
+    /// The cause and the first frame in hfr's sources of a crash report on stderr.
+    var crashSummary: String {
+        let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let cause = lines.first { $0.contains("runtime failure") || $0.contains("Fatal error") } ?? "no cause printed"
+        let frame = lines.first { $0.contains("/Sources/") }.map { $0.replacingOccurrences(of: "  ", with: " ") }
+        return "\(cause) at \(frame ?? "?")"
     }
 }
 
@@ -53,11 +65,17 @@ struct FuzzFailure: Sendable {
     let detail: String
 }
 
-/// Whether `path` decodes: the number of errors `ffmpeg -v error` prints decoding it fully.
-enum DecodeErrors {
-    static func count(_ path: String) throws -> Int {
-        let r = try TimedRun.run("/usr/bin/ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-"])
+/// Decoding a file fully with ffmpeg: the errors it prints and the video frames it decodes.
+struct Decoding {
+    let errors: Int
+    let videoFrames: Int
+
+    init(_ path: String) throws {
+        let r = try TimedRun.run(
+            "/usr/bin/ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-progress", "pipe:1", "-"])
         let lines = r.stderr.split(separator: "\n").count
-        return r.hung || r.signalled ? Int.max : lines + (r.status == 0 ? 0 : 1)
+        errors = r.hung || r.signalled ? Int.max : lines + (r.status == 0 ? 0 : 1)
+        let frames = r.stdout.split(separator: "\n").filter { $0.hasPrefix("frame=") }.last
+        videoFrames = frames.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 }

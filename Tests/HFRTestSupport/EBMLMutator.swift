@@ -15,7 +15,9 @@ public enum EBMLMutator {
         0x1A45_DFA3, 0x1853_8067, 0x114D_9B74, 0x4DBB, 0x1549_A966, 0x1654_AE6B, 0xAE, 0xE0, 0xE1, 0x1F43_B675,
         0xA0, 0x1C53_BB6B, 0xBB, 0xB7, 0x1254_C367, 0x7373, 0x67C8, 0x63C0,
     ]
-    public static let categories = ["ebml-size", "ebml-id", "ebml-value", "codec-config", "block", "byte-flip", "truncate"]
+    public static let categories = [
+        "ebml-size", "ebml-id", "ebml-value", "codec-config", "block", "byte-flip", "truncate",
+    ]
 
     public static func elements(_ data: [UInt8]) -> [EBMLElement] {
         var found: [EBMLElement] = []
@@ -38,8 +40,10 @@ public enum EBMLMutator {
             let dataStart = at + idLength + sizeLength
             let unknown = size == (UInt64(1) << (7 * UInt64(sizeLength))) - 1
             let dataEnd = unknown ? end : dataStart + Int(min(size, UInt64(end - dataStart)))
-            found.append(EBMLElement(id: id, offset: at, idLength: idLength, sizeLength: sizeLength,
-                dataStart: dataStart, dataEnd: dataEnd))
+            found.append(
+                EBMLElement(
+                    id: id, offset: at, idLength: idLength, sizeLength: sizeLength,
+                    dataStart: dataStart, dataEnd: dataEnd))
             if masters.contains(id) { walk(data, from: dataStart, to: dataEnd, into: &found) }
             at = dataEnd
         }

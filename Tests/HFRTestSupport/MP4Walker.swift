@@ -73,7 +73,8 @@ public enum MP4Walker {
     public static func samples(_ data: [UInt8], entry: String) -> [(offset: Int, size: Int)] {
         let all = boxes(data)
         guard let entryBox = all.first(where: { $0.type == entry }),
-            let trak = all.first(where: { $0.type == "trak" && $0.offset < entryBox.offset && entryBox.offset < $0.end })
+            let trak = all.first(where: { $0.type == "trak" && $0.offset < entryBox.offset && entryBox.offset < $0.end }
+            )
         else { return [] }
         func table(_ type: String) -> MP4Box? {
             all.first { $0.type == type && $0.offset > trak.offset && $0.offset < trak.end }
