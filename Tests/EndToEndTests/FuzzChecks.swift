@@ -12,6 +12,8 @@ struct FuzzCaseRun {
     let input: String
     var failures: [FuzzFailure] = []
     var inputDecoding: Decoding?
+    /// Each run's command and exit status, for `HFR_FUZZ_VERBOSE`.
+    var outcomes: [String] = []
 
     init(_ c: FuzzCorpus.Case) throws {
         self.c = c
@@ -43,6 +45,7 @@ struct FuzzCaseRun {
         let before = try dir.contents()
         let r = try TimedRun.run(Tool.hfrPath, arguments)
         let tail = String(r.stderr.suffix(300))
+        outcomes.append("\(command) → \(r.hung ? "hang" : "\(r.status)") \(r.messageLines.first ?? "")")
         if r.hung { return fail("hang", command, "killed after 30 s; stderr: \(tail)") }
         if r.signalled { return fail("signal", command, "signal \(r.status): \(r.crashSummary)") }
         if try Data(contentsOf: URL(fileURLWithPath: input)) != Data(bytes) { fail("input changed", command, "") }

@@ -6,7 +6,8 @@ import Testing
 /// through `probe` and `export`: no signal, no hang, one `Error:` line with a documented exit code,
 /// nothing left behind, the input unchanged, and every success a decodable, correctly timed file.
 /// `HFR_FUZZ_CASES`, `HFR_FUZZ_SEED` and `HFR_FUZZ_ONLY` (case numbers) choose the cases;
-/// `HFR_FUZZ_KEEP` names a directory that receives the failing inputs.
+/// `HFR_FUZZ_KEEP` names a directory that receives the failing inputs; `HFR_FUZZ_VERBOSE` prints
+/// every case with what hfr did.
 @Suite(.serialized) struct FuzzTests {
     static let directory: TemporaryDirectory? = try? TemporaryDirectory()
     static let seeds: Result<[FuzzCorpus.Seed], any Error> = Result {
@@ -78,6 +79,9 @@ import Testing
         do {
             var run = try FuzzCaseRun(c)
             try run.runAll()
+            if FuzzCorpus.environment["HFR_FUZZ_VERBOSE"] != nil {
+                print("\(run.id): \(run.outcomes.joined(separator: "; "))")
+            }
             if !run.failures.isEmpty, let keep = FuzzCorpus.environment["HFR_FUZZ_KEEP"] {
                 try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
                 let target = URL(fileURLWithPath: keep).appendingPathComponent("case\(c.index)-\(c.seed.name)")

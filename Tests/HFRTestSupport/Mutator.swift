@@ -8,8 +8,9 @@ public enum Mutator {
         let types = Set(MP4Walker.boxes(data).map(\.type))
         var result = ["box-size", "version", "byte-flip", "truncate"]
         result += tableTypes.filter { types.contains($0) }
-        if types.contains("avcC") || types.contains("hvcC") { result.append("codec-config") }
-        if types.contains("ilst") { result.append("tag") }
+        // The causes issue 13 names weigh more: decoder configuration and capture-rate tags.
+        if types.contains("avcC") || types.contains("hvcC") { result += ["codec-config", "codec-config"] }
+        if types.contains("keys") { result += ["tag", "tag", "tag"] }
         if !videoSamples(data).isEmpty { result += ["nal-length", "nal-header"] }
         return result
     }
