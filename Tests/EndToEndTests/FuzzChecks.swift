@@ -1,0 +1,80 @@
+import Foundation
+import HFRTestSupport
+
+/// Runs one fuzz case (probe and the exports on the mutated input) and checks every run:
+/// no signal, no hang, a documented exit code with one `Error:` line, nothing left behind, the
+/// input unchanged, and on success an output that decodes and is timed as `--json` says.
+struct FuzzCaseRun {
+    let c: FuzzCorpus.Case
+    let bytes: [UInt8]
+    let id: String
+    let dir: TemporaryDirectory
+    let input: String
+    var failures: [FuzzFailure] = []
+    var inputDecoding: Decoding?
+    /// Each run's command and exit status, for `HFR_FUZZ_VERBOSE`.
+    var outcomes: [String] = []
+
+    init(_ c: FuzzCorpus.Case) throws {
+        self.c = c
+        let (bytes, detail) = FuzzCorpus.mutated(c)
+        self.bytes = bytes
+        id = "HFR_FUZZ_SEED=\(FuzzCorpus.baseSeed) HFR_FUZZ_ONLY=\(c.index) [\(c.seed.name) \(c.category): \(detail)]"
+        dir = try TemporaryDirectory()
+        input = dir.path("case\(c.index)-\(c.seed.name)")
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+    }
+
+    mutating func runAll() throws {
+        try check("probe", ["probe", input], output: nil)
+        let ext = c.seed.matroska ? "mkv" : (c.seed.name.hasSuffix(".mov") ? "mov" : "mp4")
+        for options in c.seed.exports {
+            let output = dir.path("out\(c.index).\(ext)")
+            try check(
+                "export \(options.joined(separator: " "))", ["export", input, output, "--json"] + options,
+                output: output)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+    }
+
+    mutating func fail(_ kind: String, _ command: String, _ detail: String) {
+        failures.append(FuzzFailure(kind: kind, caseID: id, command: command, detail: detail))
+    }
+
+    mutating func check(_ command: String, _ arguments: [String], output: String?) throws {
+        let before = try dir.contents()
+        let r = try TimedRun.run(Tool.hfrPath, arguments)
+        let tail = String(r.stderr.suffix(300))
+        outcomes.append("\(command) → \(r.hung ? "hang" : "\(r.status)") \(r.messageLines.first ?? "")")
+        if r.hung { return fail("hang", command, "killed after 30 s; stderr: \(tail)") }
+        if r.signalled { return fail("signal", command, "signal \(r.status): \(r.crashSummary)") }
+        if try Data(contentsOf: URL(fileURLWithPath: input)) != Data(bytes) { fail("input changed", command, "") }
+        let after = try dir.contents()
+        let outputName = output.map { URL(fileURLWithPath: $0).lastPathComponent }
+        let expected = r.status == 0 && outputName != nil ? (before + [outputName!]).sorted() : before
+        if after != expected { fail("leftover", command, "exit \(r.status); directory: \(after)") }
+        if r.status == 0 {
+            if !r.messageLines.isEmpty { fail("chatter", command, "stderr on success: \(tail)") }
+            if let output, after.contains(outputName!) { try checkOutput(command, output, r.stdout) }
+        } else {
+            checkRefusal(command, r, output: output)
+        }
+    }
+
+    mutating func checkRefusal(_ command: String, _ r: TimedRun, output: String?) {
+        let lines = r.messageLines
+        let line = lines.first ?? ""
+        let name = URL(fileURLWithPath: input).lastPathComponent
+        if lines.count != 1 || !line.hasPrefix("Error:") {
+            fail("error line", command, "exit \(r.status), \(lines.count) message lines: \(lines.prefix(4))")
+        }
+        let allowed: Set<Int32> = output == nil ? [65] : [64, 65, 74]
+        if !allowed.contains(r.status) {
+            fail("exit code", command, "exit \(r.status): \(line)")
+        } else if r.status == 74, let output, !line.contains(URL(fileURLWithPath: output).lastPathComponent) {
+            fail("exit code", command, "exit 74 (I/O) for bad input data: \(line)")
+        } else if r.status != 74, !line.contains(name) {
+            fail("error line", command, "does not name the input: \(line)")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import HFRTestSupport
+
+/// The checks of an export that exited 0: the output decodes with no more errors than the input,
+/// and its video frames, rate and duration are what `--json` says (within one frame).
+extension FuzzCaseRun {
+    mutating func checkOutput(_ command: String, _ output: String, _ stdout: String) throws {
+        guard let json = try? Tool.json(stdout), let video = json["video"] as? [String: Any],
+            let framesOut = (video["framesOut"] as? NSNumber)?.intValue,
+            let rateText = json["outputFrameRate"] as? String, let rate = Self.rational(rateText), rate > 0,
+            let duration = (json["outputDuration"] as? NSNumber)?.doubleValue
+        else { return fail("mistimed output", command, "no summary in --json: \(stdout.prefix(300))") }
+        let claim = "\(framesOut) frames, \(rateText) fps, \(duration) s"
+        let frame = 1 / rate
+        if framesOut < 1 { return fail("broken output", command, "exit 0 with no video frames (\(claim))") }
+        if abs(Double(framesOut) - rate * duration) > 1.001 {
+            fail("mistimed output", command, "summary inconsistent: \(claim)")
+        }
+        let pts = try Self.videoTimestamps(output)
+        if pts.isEmpty { return fail("broken output", command, "no video packets in the output (\(claim))") }
+        let sorted = pts.map(\.pts).sorted()
+        let span = (sorted.last! - sorted.first!) + frame
+        if abs(pts.count - framesOut) > 1 || abs(span - duration) > frame * 1.001 {
+            fail("mistimed output", command, "claims \(claim); has \(pts.count) frames over \(span) s")
+        }
+        if Set(sorted).count != sorted.count
+            || zip(pts, pts.dropFirst()).contains(where: { a, b in
+                a.dts.map { d in b.dts.map { d >= $0 } ?? false } ?? false
+            })
+        {
+            fail("mistimed output", command, "repeated timestamps (\(claim))")
+        }
+        if inputDecoding == nil { inputDecoding = try Decoding(input) }
+        let decoded = try Decoding(output)
+        if decoded.videoFrames == 0 {
+            fail("broken output", command, "no video frame decodes (\(claim))")
+        } else if decoded.errors > inputDecoding!.errors {
+            fail(
+                "broken output", command,
+                "decoding: \(decoded.errors) errors vs \(inputDecoding!.errors) in the input (\(claim))")
+        }
+    }
+
+    /// The video packets' pts and dts in seconds, in file order.
+    static func videoTimestamps(_ path: String) throws -> [(pts: Double, dts: Double?)] {
+        let r = try TimedRun.run(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time", "-of", "csv=p=0",
+                path,
+            ])
+        return r.stdout.split(separator: "\n").compactMap { line in
+            // Matroska stores no dts: ffprobe prints N/A for the first ones of a B-frame stream.
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            guard fields.count >= 2, let pts = fields[0] else { return nil }
+            return (pts, fields[1])
+        }
+    }
+
+    static func rational(_ text: String) -> Double? {
+        let parts = text.split(separator: "/").compactMap { Double($0) }
+        return parts.count == 2 && parts[1] != 0 ? parts[0] / parts[1] : parts.count == 1 ? parts[0] : nil
+    }
+}

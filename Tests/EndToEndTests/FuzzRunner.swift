@@ -1,0 +1,90 @@
+import Foundation
+import HFRTestSupport
+
+/// Runs a program with a time limit: killed (SIGKILL) after `timeout` seconds and reported as hung.
+struct TimedRun {
+    let status: Int32
+    let signalled: Bool
+    let hung: Bool
+    let stdout: String
+    let stderr: String
+
+    static func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> TimedRun {
+        // Output goes to files, not pipes: a pipe read interrupted by a signal (EINTR) traps in
+        // Foundation's FileHandle, and files need no reader threads.
+        let logs = FileManager.default.temporaryDirectory.appendingPathComponent("hfr-fuzz-\(UUID().uuidString)")
+        let outURL = logs.appendingPathExtension("out")
+        let errURL = logs.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        let hung = done.wait(timeout: .now() + timeout) == .timedOut
+        if hung {
+            kill(process.processIdentifier, SIGKILL)
+            done.wait()
+        }
+        return TimedRun(
+            status: process.terminationStatus, signalled: !hung && process.terminationReason == .uncaughtSignal,
+            hung: hung, stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+    }
+
+    /// stderr lines other than hfr's own progress lines, notes and one-line summary.
+    var messageLines: [String] {
+        stderr.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map(String.init).filter { line in
+            !["export: ", "Note: ", "Exported "].contains { line.hasPrefix($0) }
+                && !line.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+    }
+}
+
+extension TimedRun {
+    /// The cause and the first frame in hfr's sources of a crash report on stderr.
+    var crashSummary: String {
+        let lines = stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let cause = lines.first { $0.contains("runtime failure") || $0.contains("Fatal error") } ?? "no cause printed"
+        let frame = lines.first { $0.contains("/Sources/") }.map { $0.replacingOccurrences(of: "  ", with: " ") }
+        return "\(cause) at \(frame ?? "?")"
+    }
+}
+
+/// A failed assertion of one fuzz case: its kind (for the summary) and what happened.
+struct FuzzFailure: Sendable {
+    let kind: String
+    let caseID: String
+    let command: String
+    let detail: String
+}
+
+/// Decoding a file fully with ffmpeg: the errors it prints and the video frames it decodes.
+struct Decoding {
+    let errors: Int
+    let videoFrames: Int
+
+    init(_ path: String) throws {
+        let r = try TimedRun.run(
+            "/usr/bin/ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-progress", "pipe:1", "-"])
+        let lines = r.stderr.split(separator: "\n").count
+        errors = r.hung || r.signalled ? Int.max : lines + (r.status == 0 ? 0 : 1)
+        let frames = r.stdout.split(separator: "\n").filter { $0.hasPrefix("frame=") }.last
+        videoFrames = frames.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+}
