@@ -24,6 +24,7 @@ public final class ExportPipeline {
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
         let analysis = try analyze(demuxer, fileSize: fileSize)
         let plan = try ExportPlan.make(settings, analysis)
+        try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
         let output = AtomicOutput(path: settings.output)
         var report = try write(
@@ -129,6 +130,7 @@ public final class ExportPipeline {
         }
         var lastProgress = Date()
         var videoPackets = 0
+        var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
@@ -137,6 +139,7 @@ public final class ExportPipeline {
             if !isVideo, try extras.write(packet, to: muxer) { return }
             if isVideo {
                 videoPackets += 1
+                try decodeTimes.check(packet.dts)
                 try video.write(packet, to: muxer)
             } else if let audio, packet.streamIndex == audio.info.index {
                 try audio.write(packet, to: muxer)
@@ -164,6 +167,7 @@ public final class ExportPipeline {
                 try handle(packet, isVideo: packet.streamIndex == video.info.index)
             }
         }
+        if videoPackets == 0 { throw .badInput("the video stream has no frames") }
         for (info, read) in [(video.info, videoPackets)] + (audio.map { [($0.info, $0.packetsIn)] } ?? [])
         where info.declaredFrameCount > Int64(read) {
             throw .badInput(
