@@ -94,6 +94,7 @@ public final class ExportPipeline {
         var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
+        report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
         return report
     }
 
