@@ -92,6 +92,11 @@ public final class ExportPipeline {
             throw .writing(error)
         }
         var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
+        let facts = try OutputFacts.read(path, videoStream: videoOut.index)
+        try facts.check(
+            framesOut: videoOut.framesOut,
+            rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil)
+        report.outputDuration = facts.duration ?? report.outputDuration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
         report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
