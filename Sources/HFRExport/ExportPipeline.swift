@@ -94,7 +94,7 @@ public final class ExportPipeline {
         var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
-            framesOut: videoOut.framesOut,
+            framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
             rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil)
         report.outputDuration = facts.duration ?? report.outputDuration
         report.isKernelCopy = mapped != nil

@@ -53,6 +53,8 @@ enum FirstFrameCheck {
     /// Nil when `packet` decodes to a whole frame; else what went wrong.
     private static func decodes(_ packet: Packet, parameters demuxer: borrowing Demuxer, video: StreamInfo) -> String? {
         do {
+            // A key frame an edit list hides still has to decode: shown, it tells.
+            packet.isDiscarded = false
             let decoder = try Decoder(
                 parameters: demuxer.codecParameters(ofStream: video.index), timeBase: video.timeBase, threads: 1)
             _ = try decoder.send(packet)

@@ -26,18 +26,18 @@ struct OutputFacts {
     }
 
     /// Refuses a file that does not hold `framesOut` frames, or (with `rate` when the frames are
-    /// evenly spaced at it) whose duration is not theirs to within half a frame.
-    func check(framesOut: Int, rate: Rational?) throws(ExportFailure) {
+    /// evenly spaced at it) whose duration is not that of the `shown` ones to within half a frame.
+    func check(framesOut: Int, shown: Int, rate: Rational?) throws(ExportFailure) {
         if let frames, frames != framesOut {
             throw .processing("the written file lists \(frames) video frames where \(framesOut) were written")
         }
-        guard let rate, let duration, framesOut > 1 else { return }
-        let meant = Rational(Int64(framesOut)) / rate
+        guard let rate, let duration, shown > 1 else { return }
+        let meant = Rational(Int64(shown)) / rate
         guard abs((duration - meant).doubleValue) * 2 * rate.doubleValue < 1 else {
             let says = DecimalText.fixed(duration.doubleValue, digits: 3)
             let should = DecimalText.fixed(meant.doubleValue, digits: 3)
             throw .processing(
-                "the written file says \(says) s for \(framesOut) frames at \(rate.compactDescription) fps (\(should) s)")
+                "the written file says \(says) s for \(shown) frames at \(rate.compactDescription) fps (\(should) s)")
         }
     }
 }
