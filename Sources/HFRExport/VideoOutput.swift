@@ -26,7 +26,7 @@ final class VideoOutput {
     /// Decode times rewritten evenly (`EvenDecodeTimes`) when layers are dropped at one speed.
     private var decodeTimes: EvenDecodeTimes?
     private var copiedOut = 0
-    /// Copied frames before source time 0: decoded as references, hidden by the output's edit list.
+    /// Copied frames before the range start: decoded as references, hidden by an edit list.
     private(set) var hiddenOut = 0
     private(set) var droppedByLevel: [Int: Int] = [:]
 
@@ -121,7 +121,7 @@ final class VideoOutput {
             structure?.isDroppable == true || (layers.usesTemporalID && topKept > 0 && level == topKept)
         decodeTimes?.retime(packet)
         copiedOut += 1
-        if t < Rational(0) { hiddenOut += 1 }
+        if t < plan.start { hiddenOut += 1 }
         try mux(packet, from: timeBase, muxer)
     }
 
