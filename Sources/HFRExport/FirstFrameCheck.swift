@@ -9,6 +9,13 @@ enum FirstFrameCheck {
     static let searchLimit = 300
 
     static func run(_ input: MediaInput, video: StreamInfo) throws(ExportFailure) {
+        // Neither a version-1 record nor Annex B parameter sets: the muxer would rewrite it as
+        // garbage even where the decoder copes.
+        if let record = ParameterSetRecord.name(codec: video.codecName),
+            !ParameterSetRecord.isRecordOrAnnexB(video.extradata)
+        {
+            throw .badInput("video decoder configuration (\(record)) is corrupt")
+        }
         let demuxer = try open(input)
         let packet: Packet
         do {
@@ -92,6 +99,11 @@ enum ParameterSetRecord {
         }
     }
 
+    /// Empty, a configuration record (version 1), or parameter sets behind start codes.
+    static func isRecordOrAnnexB(_ b: [UInt8]) -> Bool {
+        b.isEmpty || b[0] == 1 || b.starts(with: [0, 0, 1]) || b.starts(with: [0, 0, 0, 1])
+    }
+
     static func isWellFormed(_ bytes: [UInt8], codec: String) -> Bool {
         switch codec {
         case "h264": isWellFormedAVCC(bytes)
@@ -121,8 +133,8 @@ enum ParameterSetRecord {
         return true
     }
 
-    /// ISO 14496-15 8.3.3.1: version 1, 22 bytes of profile and format, then arrays of NAL units,
-    /// each within the record and of the type its array names.
+    /// ISO 14496-15 8.3.3.1: version 1, 22 bytes of profile and format, then arrays of NAL units of
+    /// parameter-set or SEI types, each within the record and of the type its array names.
     static func isWellFormedHVCC(_ b: [UInt8]) -> Bool {
         guard b.count >= 23, b[0] == 1 else { return false }
         var at = 23
@@ -131,6 +143,8 @@ enum ParameterSetRecord {
             let type = b[at] & 0x3F
             let count = Int(b[at + 1]) << 8 | Int(b[at + 2])
             at += 3
+            // Parameter sets (VPS 32, SPS 33, PPS 34) and SEI (39, 40), never an empty array.
+            guard (32...40).contains(type), count > 0 else { return false }
             for _ in 0..<count {
                 guard at + 2 <= b.count else { return false }
                 let length = Int(b[at]) << 8 | Int(b[at + 1])

@@ -102,6 +102,10 @@ public struct InputAnalysis: Sendable {
             throw .badInput("no video stream")
         }
         try checkCodec(video)
+        // An MP4/MOV sample table lists every frame: none listed is an unreadable track.
+        if video.declaredFrameCount == 0, demuxer.formatName.split(separator: ",").contains("mov") {
+            throw .badInput("the video stream has no frames")
+        }
         let audio = streams.first { $0.kind == .audio }
         let scale = PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video)
         if range == nil,
