@@ -150,7 +150,8 @@ public enum Prober {
     public static func ignoredCaptureRateTags(tags: [String: String], streamTags: [String: String]) -> [String] {
         [captureRateKey, androidCaptureRateKey].compactMap { key in
             guard
-                let text = (tags.first { $0.key.lowercased() == key } ?? streamTags.first { $0.key.lowercased() == key })?
+                let text =
+                    (tags.first { $0.key.lowercased() == key } ?? streamTags.first { $0.key.lowercased() == key })?
                     .value
             else { return nil }
             if let rate = Rational(parsing: text), isSaneCaptureRate(rate) { return nil }
