@@ -52,6 +52,11 @@ import Testing
                     name: "stts entry count absurd", base: base,
                     edit: { try MP4Edit.set(&$0, "stts", at: 4, [0x7F, 0xFF, 0xFF, 0xFF]) },
                     options: ["--conform", "30"], cause: "not a media file or unreadable container"),
+                // The AAC AudioSpecificConfig zeroed: no decoder opens (it was exit 74, blaming the output).
+                Case(
+                    name: "esds config zeroed", base: base, edit: MP4Edit.zeroAudioConfig,
+                    options: base == "plain" ? ["--fps", "60"] : ["--conform", "30"],
+                    cause: "audio decoder configuration is corrupt"),
             ]
         } + [
             Case(
@@ -239,6 +244,15 @@ enum MP4Edit {
     static func set(_ data: inout Data, _ type: String, at offset: Int, _ bytes: [UInt8]) throws {
         let start = try payload(data, type) + offset
         data.replaceSubrange(start..<(start + bytes.count), with: bytes)
+    }
+
+    /// Zeroes the first two bytes of the AudioSpecificConfig (descriptor tag 5) in the `esds` box.
+    static func zeroAudioConfig(_ data: inout Data) throws {
+        let p = try payload(data, "esds")
+        var at = try #require(data[(p + 4)...].firstIndex(of: 5), "no DecoderSpecificInfo")
+        at += 1
+        while data[at] & 0x80 != 0 { at += 1 }
+        data.replaceSubrange((at + 1)..<(at + 3), with: [0, 0])
     }
 
     /// Zeroes the first SPS of the `avcC` box, keeping its length.
