@@ -95,7 +95,7 @@ public final class ExportPipeline {
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
-            rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil)
+            rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil, isCopy: plan.layers != nil)
         report.outputDuration = facts.duration ?? report.outputDuration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes

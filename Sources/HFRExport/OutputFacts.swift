@@ -27,7 +27,9 @@ struct OutputFacts {
 
     /// Refuses a file that does not hold `framesOut` frames, or (with `rate` when the frames are
     /// evenly spaced at it) whose duration is not that of the `shown` ones to within half a frame.
-    func check(framesOut: Int, shown: Int, rate: Rational?) throws(ExportFailure) {
+    /// Copied frames carry the input's timestamps (`isCopy`): a duration off then is the input's
+    /// fault (65); re-encoded frames are timed by the export (an internal failure, 1).
+    func check(framesOut: Int, shown: Int, rate: Rational?, isCopy: Bool) throws(ExportFailure) {
         if let frames, frames != framesOut {
             throw .processing("the written file lists \(frames) video frames where \(framesOut) were written")
         }
@@ -36,8 +38,9 @@ struct OutputFacts {
         guard abs((duration - meant).doubleValue) * 2 * rate.doubleValue < 1 else {
             let says = DecimalText.fixed(duration.doubleValue, digits: 3)
             let should = DecimalText.fixed(meant.doubleValue, digits: 3)
-            throw .processing(
-                "the written file says \(says) s for \(shown) frames at \(rate.compactDescription) fps (\(should) s)")
+            let fault =
+                "the written file says \(says) s for \(shown) frames at \(rate.compactDescription) fps (\(should) s)"
+            throw isCopy ? .badInput("corrupt timestamps: \(fault)") : .processing(fault)
         }
     }
 }

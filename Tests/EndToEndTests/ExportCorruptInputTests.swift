@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized) struct ExportCorruptInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
-        /// The base file: "tagged" (capture rate in the header), "plain" (untagged), or "hevc".
+        /// The base file: "tagged" (capture rate in the header), "plain" (untagged), "bframes", "hevc".
         let base: String
         let edit: @Sendable (inout Data) throws -> Void
         let options: [String]
@@ -59,6 +59,15 @@ import Testing
                     cause: "audio decoder configuration is corrupt"),
             ]
         } + [
+            // One composition offset wrong in `ctts`: the copied frames would not be where the file says.
+            Case(
+                name: "ctts offset huge", base: "bframes",
+                edit: { try MP4Edit.set(&$0, "ctts", at: 12, [0x7F, 0xFF, 0xFF, 0x00]) },
+                options: ["--conform", "30"], cause: "corrupt timestamps"),
+            Case(
+                name: "ctts offset negative", base: "bframes",
+                edit: { try MP4Edit.set(&$0, "ctts", at: 12, [0xFF, 0xFF, 0xFF, 0x00]) },
+                options: ["--conform", "30"], cause: "corrupt timestamps"),
             Case(
                 name: "hvcC version 0", base: "hevc", edit: { try MP4Edit.set(&$0, "hvcC", at: 0, [0]) },
                 options: ["--conform", "30"], cause: "video decoder configuration (hvcC) is corrupt"),
@@ -87,7 +96,7 @@ import Testing
     }
 
     /// The unedited bases export (the checks refuse only what is broken).
-    @Test(arguments: ["tagged", "plain", "hevc"])
+    @Test(arguments: ["tagged", "plain", "hevc", "bframes"])
     func intactBasesExport(base: String) throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("out.mp4")
@@ -195,6 +204,16 @@ enum CorruptInputs {
         ])
         return path
     }
+    /// The same with two B-frames between references (composition offsets in `ctts`).
+    static let bframes: Result<String, any Error> = Result {
+        let path = try #require(directory).path("bframes.mp4")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x180:rate=120", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000",
+            "-t", "2", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "60", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", "-shortest", path,
+        ])
+        return path
+    }
     static let tagged: Result<String, any Error> = Result {
         let path = try #require(directory).path("tagged.mp4")
         try ExportInputs.ffmpeg([
@@ -220,6 +239,7 @@ enum CorruptInputs {
         switch name {
         case "tagged": try tagged.get()
         case "hevc": try hevc.get()
+        case "bframes": try bframes.get()
         default: try plain.get()
         }
     }
