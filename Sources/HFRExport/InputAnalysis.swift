@@ -102,13 +102,12 @@ public struct InputAnalysis: Sendable {
             throw .badInput("no video stream")
         }
         try checkCodec(video)
-        // An MP4/MOV sample table lists every frame: none listed is an unreadable track.
-        if video.declaredFrameCount == 0, demuxer.formatName.split(separator: ",").contains("mov") {
-            throw .badInput("the video stream has no frames")
-        }
+        // An MP4/MOV header listing no frames is fragmented or has an unreadable sample table: the
+        // index (every fragment's samples) says which.
+        let isUncounted = video.declaredFrameCount == 0 && demuxer.formatName.split(separator: ",").contains("mov")
         let audio = streams.first { $0.kind == .audio }
         let scale = PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video)
-        if range == nil,
+        if range == nil, !isUncounted,
             let (rate, source) = Prober.declaredCaptureRate(
                 path: path, tags: demuxer.metadata, streamTags: video.metadata),
             let duration = video.durationSeconds, duration > Rational(0)

@@ -96,7 +96,7 @@ import Testing
     }
 
     /// The unedited bases export (the checks refuse only what is broken).
-    @Test(arguments: ["tagged", "plain", "hevc", "bframes"])
+    @Test(arguments: ["tagged", "plain", "hevc", "bframes", "fragmented"])
     func intactBasesExport(base: String) throws {
         let dir = try TemporaryDirectory()
         let out = dir.path("out.mp4")
@@ -204,6 +204,14 @@ enum CorruptInputs {
         ])
         return path
     }
+    /// The tagged file fragmented: its header lists no frames (they are in the fragments).
+    static let fragmented: Result<String, any Error> = Result {
+        let path = try #require(directory).path("fragmented.mp4")
+        try ExportInputs.ffmpeg([
+            "-i", try tagged.get(), "-c", "copy", "-movflags", "+frag_keyframe+empty_moov+use_metadata_tags", path,
+        ])
+        return path
+    }
     /// The same with two B-frames between references (composition offsets in `ctts`).
     static let bframes: Result<String, any Error> = Result {
         let path = try #require(directory).path("bframes.mp4")
@@ -240,6 +248,7 @@ enum CorruptInputs {
         case "tagged": try tagged.get()
         case "hevc": try hevc.get()
         case "bframes": try bframes.get()
+        case "fragmented": try fragmented.get()
         default: try plain.get()
         }
     }
