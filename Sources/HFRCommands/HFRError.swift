@@ -46,8 +46,9 @@ public struct HFRError: Error, Sendable, CustomStringConvertible {
     public static func reading(_ path: String, _ failure: AVFailure) -> HFRError {
         // Times given for a raw stream that do not fit it (counts, B-frames): bad data, said as is.
         if failure.stage == .timing { return .badInput(path, failure.description) }
-        // EINVAL from FFmpeg usually means bad data, not an I/O failure.
-        if let errno = failure.errorNumber, errno != .invalidArgument {
+        // Only a file that cannot be reached is I/O; what libav meets while parsing (ENOMEM for a
+        // sample table claiming billions of entries, EIO, EINVAL) is bad data.
+        if failure.isFileAccessFailure {
             return .io(path, "\(failure.message) (\(failure.operation))")
         }
         let cause =

@@ -122,6 +122,7 @@ enum ProbeJSON {
             ("streamIndex", .int(Int64(v.streamIndex))),
             ("captureFrameRate", rational(v.captureFrameRate)),
             ("captureFrameRateSource", .string(v.captureFrameRateSource.rawValue)),
+            ("captureRateNotes", .array(v.captureRateNotes.map { .string($0) })),
             ("playbackFrameRate", rational(v.playbackFrameRate)),
             ("slowMotionFactor", rational(v.slowMotionFactor)),
             ("bitstreamAnalyzed", .bool(v.isBitstreamAnalyzed)),

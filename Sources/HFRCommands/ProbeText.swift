@@ -83,6 +83,7 @@ enum ProbeText {
             capture += f > Rational(1) ? ", slow motion \(rate(f))×" : ", time-lapse \(rate(f.reciprocal))×"
         }
         lines.append(capture)
+        lines += v.captureRateNotes.map { "Note: \($0)" }
         guard v.isBitstreamAnalyzed else {
             lines.append("Temporal structure: not analysed (only H.264 and HEVC bitstreams are parsed)")
             return lines

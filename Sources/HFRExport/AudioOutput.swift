@@ -33,6 +33,9 @@ final class AudioOutput {
                 index = try muxer.addStream(copying: retimer.sink.encoder.parameters(), timeBase: retimer.sink.timeBase)
                 mode = .retime(retimer)
             }
+        } catch let failure as AVFailure where failure.stage == .decoding {
+            // The side check's decoder does not open on the input's audio configuration.
+            throw .badInput("audio decoder configuration is corrupt (\(failure))")
         } catch {
             throw .settingUpOutput(error)
         }

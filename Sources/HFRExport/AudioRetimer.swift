@@ -49,6 +49,11 @@ final class AudioRetimer {
         sourceTimeBase = info.timeBase
         do {
             decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
+        } catch {
+            // The input's audio configuration (an AAC `esds`) that no decoder opens: bad data.
+            throw .badInput("audio decoder configuration is corrupt (\(error))")
+        }
+        do {
             sink = try AudioEncoderSink(sampleRate: sampleRate, channels: channels)
             decoded = try Frame()
         } catch {

@@ -24,6 +24,7 @@ public final class ExportPipeline {
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
         let analysis = try analyze(demuxer, fileSize: fileSize)
         let plan = try ExportPlan.make(settings, analysis)
+        try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
         let output = AtomicOutput(path: settings.output)
         var report = try write(
@@ -91,8 +92,14 @@ public final class ExportPipeline {
             throw .writing(error)
         }
         var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
+        let facts = try OutputFacts.read(path, videoStream: videoOut.index)
+        try facts.check(
+            framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
+            rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil, isCopy: plan.layers != nil)
+        report.outputDuration = facts.duration ?? report.outputDuration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
+        report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
         return report
     }
 
@@ -129,6 +136,7 @@ public final class ExportPipeline {
         }
         var lastProgress = Date()
         var videoPackets = 0
+        var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
@@ -137,6 +145,7 @@ public final class ExportPipeline {
             if !isVideo, try extras.write(packet, to: muxer) { return }
             if isVideo {
                 videoPackets += 1
+                try decodeTimes.check(packet.dts)
                 try video.write(packet, to: muxer)
             } else if let audio, packet.streamIndex == audio.info.index {
                 try audio.write(packet, to: muxer)
@@ -164,6 +173,7 @@ public final class ExportPipeline {
                 try handle(packet, isVideo: packet.streamIndex == video.info.index)
             }
         }
+        if videoPackets == 0 { throw .badInput("the video stream has no frames") }
         for (info, read) in [(video.info, videoPackets)] + (audio.map { [($0.info, $0.packetsIn)] } ?? [])
         where info.declaredFrameCount > Int64(read) {
             throw .badInput(

@@ -60,6 +60,7 @@ public struct InputAnalysis: Sendable {
                 throw .badInput("truncated or corrupt: stream #\(stream) frame \(frame)\(at) is incomplete")
             }
         }
+        if let fault = times.fault { throw .badInput(fault) }
         guard let structure = report.video else { throw .badInput("no video stream") }
         let video = report.streams[structure.streamIndex].info
         try checkCodec(video)
@@ -101,13 +102,18 @@ public struct InputAnalysis: Sendable {
             throw .badInput("no video stream")
         }
         try checkCodec(video)
+        // An MP4/MOV header listing no frames is fragmented or has an unreadable sample table: the
+        // index (every fragment's samples) says which.
+        let isUncounted = video.declaredFrameCount == 0 && demuxer.formatName.split(separator: ",").contains("mov")
         let audio = streams.first { $0.kind == .audio }
         let scale = PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video)
-        if range == nil,
+        if range == nil, !isUncounted,
             let (rate, source) = Prober.declaredCaptureRate(
                 path: path, tags: demuxer.metadata, streamTags: video.metadata),
             let duration = video.durationSeconds, duration > Rational(0)
         {
+            // Matroska declares no count: the copy pass checks its frames and times.
+            try TimestampCheck.rate(frames: Int(video.declaredFrameCount), in: duration)
             return InputAnalysis(
                 video: video, audio: audio, captureRate: rate, captureRateSource: source, streamScale: scale,
                 layerSignalling: nil,
@@ -117,6 +123,7 @@ public struct InputAnalysis: Sendable {
         }
         var times = FrameTimes(presentationStart: video.startSeconds, range: streamRange(range, scale: scale))
         guard let scan = IndexScan.scan(demuxer, path: path, onFrame: { times.add($0) }) else { return nil }
+        if let fault = times.fault { throw .badInput(fault) }
         return try InputAnalysis(
             video: video, audio: audio, stream: scan.stream,
             capture: (scan.captureFrameRate, scan.captureFrameRateSource, scale), times: times,
@@ -168,6 +175,8 @@ extension InputAnalysis {
         guard let firstPts = stream.firstPts, let duration = stream.measuredDuration, duration > Rational(0) else {
             throw .badInput("capture rate unknown: the video frames carry no timestamps")
         }
+        guard stream.frameCount > 0 else { throw .badInput("the video stream has no frames") }
+        try TimestampCheck.rate(frames: stream.frameCount, in: duration)
         let earliest = Rational.seconds(firstPts, in: video.timeBase)
         let origin = times.presentationStart.map { $0 > earliest ? $0 : earliest } ?? earliest
         var rate = captureRate
@@ -200,6 +209,9 @@ private struct FrameTimes {
     var keyAfter: Rational?
     var hasReordering = false
     var lastDts: Int64?
+    var frameCount = 0
+    /// The first timestamp fault met (`TimestampCheck`): a repeated decode time.
+    var fault: String?
     /// Spacing of the frames each level cut keeps; without bitstream facts only "all levels" is fed.
     var gaps = [GapRange](repeating: GapRange(), count: InputAnalysis.allLevels + 1)
 
@@ -211,6 +223,10 @@ private struct FrameTimes {
     mutating func add(_ frame: ProbedFrame) {
         if let pts = frame.pts, let dts = frame.dts, pts != dts { hasReordering = true }
         if let dts = frame.dts, let last = lastDts, dts < last { hasReordering = true }
+        frameCount += 1
+        if fault == nil, let dts = frame.dts, let last = lastDts, dts == last {
+            fault = TimestampCheck.repeated(atFrame: frameCount)
+        }
         lastDts = frame.dts ?? lastDts
         if let structure = frame.structure {
             // Levels as LayerPlan counts them: temporal id, else 1 for non-reference frames.

@@ -1,4 +1,5 @@
 internal import CRubberBand
+import HFRMedia
 
 /// One Rubber Band instance (R3 "finer" engine) in offline ("studio") mode: the whole input is
 /// studied first, so the stretch profile is known in advance, and a key-frame map pins positions
@@ -19,7 +20,11 @@ final class RubberBandLane {
         let options =
             RubberBandOptionProcessOffline.rawValue | RubberBandOptionThreadingNever.rawValue
             | RubberBandOptionEngineFiner.rawValue
+        // Rubber Band prints its WARNING lines at level 0 on stderr: silent below -v.
+        let debugLevel: Int32 = LibavLog.verbosity > 0 ? 0 : -1
+        rubberband_set_default_debug_level(debugLevel)
         state = rubberband_new(UInt32(sampleRate), UInt32(channels), Int32(options), ratio, 1.0)
+        rubberband_set_debug_level(state, debugLevel)
         self.channels = channels
         buffer = PlanarBuffer(channels: channels, capacity: RubberBandLane.block)
         rubberband_set_expected_input_duration(state, UInt32(clamping: expectedInput))

@@ -23,7 +23,11 @@ final class VideoOutput {
     /// (exact integers: the same result as the rational map, without its arithmetic per packet).
     private var tickOffset: Int64?
     private(set) var framesIn = 0
+    /// Decode times rewritten evenly (`EvenDecodeTimes`) when layers are dropped at one speed.
+    private var decodeTimes: EvenDecodeTimes?
     private var copiedOut = 0
+    /// Copied frames before the range start: decoded as references, hidden by an edit list.
+    private(set) var hiddenOut = 0
     private(set) var droppedByLevel: [Int: Int] = [:]
 
     var framesOut: Int { reencoder?.framesOut ?? copiedOut }
@@ -35,8 +39,9 @@ final class VideoOutput {
         self.info = info
         self.origin = origin
         parser = FrameParser(codecName: info.codecName, extradata: info.extradata)
-        movesPrefixes =
-            parser?.codec == .h264 && plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
+        let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
+        movesPrefixes = parser?.codec == .h264 && dropsLayers
+        decodeTimes = dropsLayers && plan.map.isConstant ? EvenDecodeTimes() : nil
         if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info) {
             throw .refused(refusal)
         }
@@ -88,6 +93,7 @@ final class VideoOutput {
         }
         framesIn += 1
         guard let pts = packet.pts, let layers = plan.layers else { return }
+        decodeTimes?.observeSource(packet)
         let structure = try parse(packet)
         let t = Rational.seconds(pts, in: info.timeBase) - origin
         let level = structure.map { LayerPlan.level(of: $0, usesTemporalID: layers.usesTemporalID) } ?? 0
@@ -113,7 +119,9 @@ final class VideoOutput {
         let topKept = layers.maxLevels[segment]
         packet.isDisposable =
             structure?.isDroppable == true || (layers.usesTemporalID && topKept > 0 && level == topKept)
+        decodeTimes?.retime(packet)
         copiedOut += 1
+        if t < plan.start { hiddenOut += 1 }
         try mux(packet, from: timeBase, muxer)
     }
 

@@ -39,7 +39,8 @@ final class VideoReencoder {
             converter = try PictureConverter(width: info.width, height: info.height)
             packet = try Packet()
         } catch let failure as AVFailure {
-            throw .processing("video decoder: \(failure)")
+            // Only the decoder throws AVFailure here: it does not open on the input's configuration.
+            throw .badInput("video decoder configuration is corrupt (\(failure))")
         } catch {
             throw .processing("video encoder: \(error)")
         }

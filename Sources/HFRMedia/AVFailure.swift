@@ -56,6 +56,15 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
 
     public var isInvalidData: Bool { code == HFR_AVERROR_INVALIDDATA }
 
+    /// Whether the file itself could not be reached (missing, not permitted, a directory, too many
+    /// open files): an I/O failure. Anything else a demuxer or decoder returns while parsing —
+    /// ENOMEM for an absurd table size, EIO, EINVAL, AVERROR_INVALIDDATA — is bad data.
+    public var isFileAccessFailure: Bool {
+        guard let errno else { return false }
+        return [EPERM, ENOENT, EACCES, ENOTDIR, EISDIR, ENXIO, ENODEV, EBUSY, ELOOP, ENAMETOOLONG, EMFILE, ENFILE]
+            .contains(errno)
+    }
+
     /// Data that is not what it should be, found by hfr itself (FFmpeg's AVERROR_INVALIDDATA).
     public static func invalidData(_ operation: String) -> AVFailure {
         AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: operation)

@@ -101,8 +101,9 @@ public struct H264Encoder: ~Copyable {
             p.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
         }
         if let signal = settings.videoSignal { H264Encoder.describe(signal, in: &p.sSpatialLayers.0) }
-        // OpenH264 warns on stderr when frame skipping is off; that choice is deliberate here.
-        var trace = Int32(WELS_LOG_ERROR)
+        // OpenH264 warns on stderr when frame skipping is off (deliberate here) and dumps its
+        // parameters when it refuses them: its failure code is reported instead; its log only with -v.
+        var trace = Int32(LibavLog.verbosity > 0 ? WELS_LOG_ERROR : WELS_LOG_QUIET)
         hfr_encoder_set_option(encoder, ENCODER_OPTION_TRACE_LEVEL, &trace)
         let initialized = hfr_encoder_initialize_ext(encoder, &p)
         if initialized != 0 {

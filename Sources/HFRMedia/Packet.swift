@@ -75,6 +75,12 @@ public final class Packet: @unchecked Sendable {
         set { setFlag(AV_PKT_FLAG_DISPOSABLE, newValue) }
     }
 
+    /// Whether the demuxer marks this packet as hidden by an edit list (decoded, never shown).
+    public var isDiscarded: Bool {
+        get { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+        set { setFlag(AV_PKT_FLAG_DISCARD, newValue) }
+    }
+
     private func setFlag(_ flag: Int32, _ isSet: Bool) {
         pointer.pointee.flags = isSet ? pointer.pointee.flags | flag : pointer.pointee.flags & ~flag
     }

@@ -65,6 +65,8 @@ public struct ProbeReport: Sendable {
         public let droppableButUnmarkedCount: Int
         /// Real-time rates reachable by dropping whole upper layers.
         public let reachableRates: [ReachableRate]
+        /// Capture-rate tags present but ignored (`Prober.ignoredCaptureRateTags`), one note each.
+        public var captureRateNotes: [String] = []
 
         public var droppableShare: Double {
             frameCount == 0 ? 0 : Double(droppableFrameCount) / Double(frameCount)

@@ -130,11 +130,34 @@ public enum Prober {
         for (key, source) in [
             (captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag),
         ] {
-            if let text = lookUp(key), let rate = Rational(parsing: text), rate.numerator > 0 {
+            if let text = lookUp(key), let rate = Rational(parsing: text), isSaneCaptureRate(rate) {
                 return (source == .androidTag ? nearestExactRate(rate) : rate, source)
             }
         }
         return nil
+    }
+
+    /// Capture rates a tag may declare: 1 to 10,000 fps. Outside (0.0000001, 2147483647) the tag is
+    /// damaged or wrong, and the measured rate is used instead.
+    public static let captureRateBounds = Rational(1)...Rational(10_000)
+
+    static func isSaneCaptureRate(_ rate: Rational) -> Bool {
+        rate.denominator > 0 && captureRateBounds.contains(rate)
+    }
+
+    /// A note for each capture-rate tag present but ignored (not a number, not finite, outside
+    /// `captureRateBounds`), naming its value; empty when every tag is usable or none is present.
+    public static func ignoredCaptureRateTags(tags: [String: String], streamTags: [String: String]) -> [String] {
+        [captureRateKey, androidCaptureRateKey].compactMap { key in
+            guard
+                let text =
+                    (tags.first { $0.key.lowercased() == key } ?? streamTags.first { $0.key.lowercased() == key })?
+                    .value
+            else { return nil }
+            if let rate = Rational(parsing: text), isSaneCaptureRate(rate) { return nil }
+            return "capture-rate tag \(key) = \"\(text)\" ignored (not a rate between 1 and 10000 fps); "
+                + "the measured rate is used"
+        }
     }
 
     /// Android's tag is a float32, which FFmpeg prints with six decimals: 120000/1001 reads back as
@@ -177,6 +200,7 @@ public enum Prober {
             containerMarkedCount: layers.containerMarkedCount,
             markedButReferencedCount: layers.markedButReferencedCount,
             droppableButUnmarkedCount: layers.droppableButUnmarkedCount,
-            reachableRates: layers.reachableRates(captureRate: capture))
+            reachableRates: layers.reachableRates(captureRate: capture),
+            captureRateNotes: ignoredCaptureRateTags(tags: tags, streamTags: info.metadata))
     }
 }
