@@ -23,6 +23,9 @@ public final class ExportPipeline {
         let started = Date()
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
         let analysis = try analyze(demuxer, fileSize: fileSize)
+        if settings.audio != .mute {
+            try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
+        }
         let plan = try ExportPlan.make(settings, analysis)
         try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
@@ -77,7 +80,7 @@ public final class ExportPipeline {
         try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis)
         try audioOut?.prepare(input: settings.input)
-        try copyPackets(
+        let videoTimes = try copyPackets(
             demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
             progress: progress)
         try videoOut.finish(to: muxer)
@@ -99,6 +102,10 @@ public final class ExportPipeline {
         report.outputDuration = facts.duration ?? report.outputDuration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
+        // Analysed from the header, the frames were taken as evenly spaced; the copy saw them all.
+        if analysis.isEvenlySpaced, videoTimes.isOrdered, !videoTimes.isEven {
+            report.notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
+        }
         report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
         return report
     }
@@ -127,7 +134,7 @@ public final class ExportPipeline {
     private func copyPackets(
         _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to muxer: borrowing Muxer, video: VideoOutput,
         audio: AudioOutput?, extras: ExtraTrackOutput, fileSize: Int64, progress: ((Double) -> Void)?
-    ) throws(ExportFailure) {
+    ) throws(ExportFailure) -> GapRange {
         let packet: Packet
         do {
             packet = try Packet()
@@ -137,6 +144,8 @@ public final class ExportPipeline {
         var lastProgress = Date()
         var videoPackets = 0
         var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
+        var presentationTimes = TimestampCheck.Presentation()
+        var spacing = GapRange()
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
@@ -146,6 +155,8 @@ public final class ExportPipeline {
             if isVideo {
                 videoPackets += 1
                 try decodeTimes.check(packet.dts)
+                try presentationTimes.check(packet.pts)
+                spacing.keep(packet.pts)
                 try video.write(packet, to: muxer)
             } else if let audio, packet.streamIndex == audio.info.index {
                 try audio.write(packet, to: muxer)
@@ -179,6 +190,7 @@ public final class ExportPipeline {
             throw .badInput(
                 "truncated: stream #\(info.index) has \(read) of the \(info.declaredFrameCount) frames its index lists")
         }
+        return spacing
     }
 
     private func report(

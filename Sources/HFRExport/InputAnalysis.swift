@@ -199,7 +199,7 @@ extension InputAnalysis {
 }
 
 /// What the analysis remembers while the video frames go by, in decode order (from the packets or
-/// the index): constant memory.
+/// the index): a few times, and the set of presentation times (to refuse one presented twice).
 private struct FrameTimes {
     let presentationStart: Rational?
     let range: (start: Rational, end: Rational?)?
@@ -210,8 +210,9 @@ private struct FrameTimes {
     var hasReordering = false
     var lastDts: Int64?
     var frameCount = 0
-    /// The first timestamp fault met (`TimestampCheck`): a repeated decode time.
+    /// The first timestamp fault met (`TimestampCheck`): a repeated decode or presentation time.
     var fault: String?
+    var presented = TimestampCheck.Presentation()
     /// Spacing of the frames each level cut keeps; without bitstream facts only "all levels" is fed.
     var gaps = [GapRange](repeating: GapRange(), count: InputAnalysis.allLevels + 1)
 
@@ -226,6 +227,9 @@ private struct FrameTimes {
         frameCount += 1
         if fault == nil, let dts = frame.dts, let last = lastDts, dts == last {
             fault = TimestampCheck.repeated(atFrame: frameCount)
+        }
+        if fault == nil {
+            do { try presented.check(frame.pts) } catch { fault = TimestampCheck.presentedTwice(atFrame: frameCount) }
         }
         lastDts = frame.dts ?? lastDts
         if let structure = frame.structure {

@@ -16,6 +16,37 @@ enum TimestampCheck {
         "corrupt timestamps: timestamps run backwards at frame \(frame)"
     }
 
+    /// The fault for a presentation time some earlier frame already has, at `frame` (from 1).
+    static func presentedTwice(atFrame frame: Int) -> String {
+        "corrupt timestamps: two frames are presented at the same time (frame \(frame))"
+    }
+
+    /// Presentation times seen so far (8 bytes a frame: 3.5 MB for an hour at 120 fps), each new
+    /// one checked against all of them: with B-frames they come out of order.
+    struct Presentation {
+        private var seen = Set<Int64>()
+        private var frame = 0
+
+        mutating func check(_ pts: Int64?) throws(ExportFailure) {
+            frame += 1
+            guard let pts else { return }
+            if !seen.insert(pts).inserted { throw .badInput(TimestampCheck.presentedTwice(atFrame: frame)) }
+        }
+    }
+
+    /// Refuses video and audio whose lengths differ beyond any real file's (16× and 10 s): one of
+    /// the two time bases or sample tables is damaged, and following it would mean stretching or
+    /// padding hours of sound that is not there.
+    static func lengthsAgree(video: Rational, audio: Rational?) throws(ExportFailure) {
+        guard let audio, audio > Rational(0), video > Rational(0) else { return }
+        let (short, long) =
+            video < audio ? (video.doubleValue, audio.doubleValue) : (audio.doubleValue, video.doubleValue)
+        guard long > 16 * short + 10 else { return }
+        throw .badInput(
+            "corrupt timestamps: the video lasts \(DecimalText.fixed(video.doubleValue, digits: 3)) s but the audio "
+                + "\(DecimalText.fixed(audio.doubleValue, digits: 3)) s")
+    }
+
     /// Decode times in the order they come, each checked against the one before.
     struct Order {
         /// Raw streams timed by `InputTiming` carry presentation times as decode times.
