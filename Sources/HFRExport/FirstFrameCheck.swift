@@ -51,7 +51,9 @@ enum FirstFrameCheck {
 
     private static func open(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
         do {
-            return try Demuxer(input: input)
+            // The container's header holds the codec and its configuration; a raw stream has no
+            // header, and its configuration comes from reading its first packets.
+            return try Demuxer(url: input.path, timing: input.timing, readsStreamInfo: input.timing != nil)
         } catch {
             throw .reading(error)
         }

@@ -12,7 +12,8 @@ struct OutputFacts {
     static func read(_ path: String, videoStream index: Int) throws(ExportFailure) -> OutputFacts {
         let demuxer: Demuxer
         do {
-            demuxer = try Demuxer(input: MediaInput(path: path, timing: nil))
+            // The header is what is checked: no need to read (and decode) packets to open it.
+            demuxer = try Demuxer(url: path, readsStreamInfo: false)
         } catch {
             throw .writing(error.during(.writingOutput))
         }

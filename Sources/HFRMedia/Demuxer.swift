@@ -12,8 +12,11 @@ public struct Demuxer: ~Copyable {
     ///   - format: an input format name (`"v4l2"`, `"lavfi"`), or nil to detect it from the data.
     ///   - options: demuxer/device options (`framerate`, `video_size`, …).
     ///   - timing: times for a raw stream's frames (see `init(input:)`).
+    ///   - readsStreamInfo: false takes only what the header says (no packets read or decoded):
+    ///     enough for frame counts and durations of an MP4/MOV index.
     public init(
-        url: String, format: String? = nil, options: [String: String] = [:], timing: InputTiming? = nil
+        url: String, format: String? = nil, options: [String: String] = [:], timing: InputTiming? = nil,
+        readsStreamInfo: Bool = true
     ) throws(AVFailure) {
         var input: UnsafePointer<AVInputFormat>? = nil
         if let format {
@@ -31,7 +34,7 @@ public struct Demuxer: ~Copyable {
         guard let ctx else {
             throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_open_input", stage: .openingInput)
         }
-        let found = avformat_find_stream_info(ctx, nil)
+        let found = readsStreamInfo ? avformat_find_stream_info(ctx, nil) : 0
         if found < 0 {
             var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
             avformat_close_input(&owned)
