@@ -124,9 +124,7 @@ public enum Prober {
         tags: [String: String], streamTags: [String: String]
     ) -> (Rational, ProbeReport.CaptureRateSource)? {
         // Matroska stores tag names in upper case; MP4 keeps them as written.
-        func lookUp(_ key: String) -> String? {
-            (tags.first { $0.key.lowercased() == key } ?? streamTags.first { $0.key.lowercased() == key })?.value
-        }
+        func lookUp(_ key: String) -> String? { PlaybackTiming.lookUp(key, tags, streamTags) }
         for (key, source) in [
             (captureRateKey, ProbeReport.CaptureRateSource.hfrTag), (androidCaptureRateKey, .androidTag),
         ] {
