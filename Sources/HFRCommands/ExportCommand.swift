@@ -146,11 +146,10 @@ public struct ExportCommand: Command {
     static func range(_ arguments: ParsedArguments) throws(HFRError) -> (start: Rational, end: Rational?)? {
         guard let text = arguments.value("range") else { return nil }
         let invalid = HFRError.usage(
-            "--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: ExportCommand.self)
+            "--range must be A-B (e.g. 1.5-4, 2-, 0:05-1:30), A and B each \(Rational.timeForms); not '\(text)'",
+            of: ExportCommand.self)
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        func seconds(_ s: Substring) -> Rational? {
-            s.isEmpty ? nil : (s == "0" ? Rational(0) : Duration(argument: String(s))?.seconds)
-        }
+        func seconds(_ s: Substring) -> Rational? { s.isEmpty ? nil : Rational(parsingTime: String(s)) }
         guard parts.count == 2, let a = parts[0].isEmpty ? Rational(0) : seconds(parts[0]) else { throw invalid }
         let b = seconds(parts[1])
         if !parts[1].isEmpty, b == nil { throw invalid }
