@@ -204,7 +204,7 @@ public final class ExportPipeline {
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
             captureRateSource: analysis.captureRateSource.rawValue, outputRate: plan.outputRate,
             map: plan.realMap, start: plan.realStart, end: plan.realEnd,
-            levelSignalling: analysis.layerSignalling?.rawValue ?? "not analysed (every frame kept)",
+            levelSignalling: analysis.layerSignalling?.rawValue ?? "not-analysed",
             isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
             audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,
