@@ -44,8 +44,9 @@ public struct ExportCommand: Command {
 
         The output records what was done: com.android.capture.fps (in MP4/MOV a float32, as Android
         writes it) and com.hfr.capture.fps (frames per second of real time it holds),
-        com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
-        It is written under a temporary name and renamed when complete; the input is never modified.
+        com.hfr.export.speed (the time map), com.hfr.export.slowmotion; encoder "hfr VERSION",
+        com.hfr.version, and creation_time: the input's, else its file's modification time (the same
+        export gives the same bytes). It is written under a temporary name and renamed when complete; the input is never modified.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
