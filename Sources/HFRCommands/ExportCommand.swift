@@ -17,7 +17,7 @@ public struct ExportCommand: Command {
           --fps O       real time at O fps: C/O must be a power of two the temporal layers allow;
                         the upper layers are dropped, kept packets are bit-identical, audio copied.
           --speed S     speed S at --fps O (default C·S: every frame kept).
-          --ramp SPEC   speeds over source time, e.g. 0-2@1,2-4@0.25,4-@1 (seconds; the last end
+          --ramp SPEC   speeds over source time, e.g. 0-2@1,2-4@0.25,4-@1 (times; the last end
                         may be left open; after a closed last segment the rest plays at speed 1).
                         Lossless per segment when C·S/O is a power of two; with temporal layers the
                         boundaries snap to base-layer frames, the only places where keeping more
@@ -26,6 +26,8 @@ public struct ExportCommand: Command {
           --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
                         starts at the keyframe before A and an edit list hides the frames before A
                         (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
+
+        Times (--range, --ramp bounds) are seconds (5, 2.5, 5s, 500ms) or clock times (1:30, 1:02:03.5).
 
         A raw H.264/HEVC stream (.h264, .h265: no container, no frame times) needs its times:
         --timestamps FILE reads one time in milliseconds per frame, in presentation order, after a

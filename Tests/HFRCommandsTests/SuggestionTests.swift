@@ -1,4 +1,5 @@
 import Foundation
+import HFRMedia
 import Testing
 
 @testable import HFRCommands
@@ -70,5 +71,37 @@ import Testing
         for option in formats { #expect(Self.options(of: FormatsCommand.self).contains(option), "--\(option)") }
         // The pattern would have caught the old hint.
         #expect(!Self.options(of: FormatsCommand.self).contains("source"))
+    }
+}
+
+/// The encoder's frame-size limits, as `record` states them before capture starts.
+@Suite struct EncoderLimitMessageTests {
+    @Test(
+        arguments: [
+            (4096, 2304, nil), (3840, 2160, nil), (7680, 1080, nil), (16, 16, nil),
+            (4000, 4000, "is beyond H.264 level 5.2: 62500 macroblocks of 16x16, at most 36864"),
+            (4352, 2176, "36992 macroblocks"), (641, 480, "has an odd side"),
+            (8192, 1088, "is outside 16x16 to 7680x4320"),
+            (14, 14, "is outside"),
+        ] as [(Int, Int, String?)])
+    func sizesTheEncoderTakes(width: Int, height: Int, problem: String?) {
+        let found = H264Limits.problem(width: width, height: height)
+        if let problem {
+            #expect(found?.contains(problem) == true, "\(width)x\(height): \(found ?? "accepted")")
+        } else {
+            #expect(found == nil, "\(width)x\(height): \(found ?? "")")
+        }
+    }
+
+    @Test func aCameraModeTheEncoderCannotTakeIsAUsageErrorNamingTheDevice() {
+        #expect(throws: Never.self) { try RecordCommand.encodable(1920, 1080, device: "/dev/video0") }
+        do {
+            try RecordCommand.encodable(4352, 2176, device: "/dev/video0")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.exitCode == .usage)
+            #expect(error.message.hasPrefix("/dev/video0: the camera's mode 4352x2176 is beyond H.264 level 5.2"))
+            #expect(error.message.contains("'hfr formats --device /dev/video0'"))
+        }
     }
 }
