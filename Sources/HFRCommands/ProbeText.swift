@@ -141,7 +141,9 @@ extension ProbeText {
         func time(_ r: Rational) -> String {
             r.isInteger ? String(r.numerator) : DecimalText.fixed(r.doubleValue, digits: 3)
         }
-        func span(_ start: Rational, _ end: Rational?) -> String { "\(time(start))-\(end.map(time) ?? "end") s" }
+        func span(_ start: Rational, _ end: Rational?) -> String {
+            end.map { "\(time(start))-\(time($0)) s" } ?? "\(time(start)) s-end"
+        }
         return ["Time map (hfr export ramp, \(PlaybackTiming.exportSpeedKey)):"]
             + map.segments.map { s in
                 let how =

@@ -22,7 +22,7 @@ import Testing
             Array(lines[(start + 1)...(start + 3)]) == [
                 "  source 0-2 s at speed 1 (real time), plays at 0-2 s",
                 "  source 2-4 s at speed 1/4 (slow motion 4×), plays at 2-10 s",
-                "  source 4-end s at speed 1 (real time), plays at 10-end s",
+                "  source 4 s-end at speed 1 (real time), plays at 10 s-end",
             ])
 
         let json = try Tool.json(try Tool.hfr(["probe", "--json", out]).stdout)
