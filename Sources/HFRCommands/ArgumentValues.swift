@@ -63,24 +63,15 @@ public struct Bitrate: ArgumentValue, Equatable, Sendable {
     public static var expectation: String { "bits per second, e.g. 8M or 800k" }
 }
 
-/// `--duration 10`, `2.5`, `1:30`, `00:01:30.5`: exact seconds.
+/// `--duration 10`, `5s`, `2.5s`, `500ms`, `1:30`, `01:02:03.5`: exact positive seconds
+/// (`Rational(parsingTime:)`, the one time syntax of every option).
 public struct Duration: ArgumentValue, Equatable, Sendable {
     public var seconds: Rational
 
     public init?(argument: String) {
-        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count) else { return nil }
-        var total = Rational(0)
-        for (i, part) in parts.enumerated() {
-            let isLast = i == parts.count - 1
-            guard let value = isLast ? Rational(parsing: String(part)) : Int64(part).map({ Rational($0) }),
-                value >= Rational(0)
-            else { return nil }
-            total = total * Rational(60) + value
-        }
-        guard total > Rational(0) else { return nil }
-        seconds = total
+        guard let value = Rational(parsingTime: argument), value > Rational(0) else { return nil }
+        seconds = value
     }
 
-    public static var expectation: String { "seconds (10, 2.5) or [HH:]MM:SS" }
+    public static var expectation: String { "a time: " + Rational.timeForms }
 }

@@ -17,7 +17,7 @@ public struct ExportCommand: Command {
           --fps O       real time at O fps: C/O must be a power of two the temporal layers allow;
                         the upper layers are dropped, kept packets are bit-identical, audio copied.
           --speed S     speed S at --fps O (default C·S: every frame kept).
-          --ramp SPEC   speeds over source time, e.g. 0-2@1,2-4@0.25,4-@1 (seconds; the last end
+          --ramp SPEC   speeds over source time, e.g. 0-2@1,2-4@0.25,4-@1 (times; the last end
                         may be left open; after a closed last segment the rest plays at speed 1).
                         Lossless per segment when C·S/O is a power of two; with temporal layers the
                         boundaries snap to base-layer frames, the only places where keeping more
@@ -26,6 +26,8 @@ public struct ExportCommand: Command {
           --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
                         starts at the keyframe before A and an edit list hides the frames before A
                         (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
+
+        Times (--range, --ramp bounds) are seconds (5, 2.5, 5s, 500ms) or clock times (1:30, 1:02:03.5).
 
         A raw H.264/HEVC stream (.h264, .h265: no container, no frame times) needs its times:
         --timestamps FILE reads one time in milliseconds per frame, in presentation order, after a
@@ -44,8 +46,9 @@ public struct ExportCommand: Command {
 
         The output records what was done: com.android.capture.fps (in MP4/MOV a float32, as Android
         writes it) and com.hfr.capture.fps (frames per second of real time it holds),
-        com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
-        It is written under a temporary name and renamed when complete; the input is never modified.
+        com.hfr.export.speed (the time map), com.hfr.export.slowmotion; encoder "hfr VERSION",
+        com.hfr.version, and creation_time: the input's, else its file's modification time (the same
+        export gives the same bytes). It is written under a temporary name and renamed when complete; the input is never modified.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
@@ -146,11 +149,10 @@ public struct ExportCommand: Command {
     static func range(_ arguments: ParsedArguments) throws(HFRError) -> (start: Rational, end: Rational?)? {
         guard let text = arguments.value("range") else { return nil }
         let invalid = HFRError.usage(
-            "--range must be A-B in seconds (e.g. 1.5-4 or 2-), not '\(text)'", of: ExportCommand.self)
+            "--range must be A-B (e.g. 1.5-4, 2-, 0:05-1:30), A and B each \(Rational.timeForms); not '\(text)'",
+            of: ExportCommand.self)
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        func seconds(_ s: Substring) -> Rational? {
-            s.isEmpty ? nil : (s == "0" ? Rational(0) : Duration(argument: String(s))?.seconds)
-        }
+        func seconds(_ s: Substring) -> Rational? { s.isEmpty ? nil : Rational(parsingTime: String(s)) }
         guard parts.count == 2, let a = parts[0].isEmpty ? Rational(0) : seconds(parts[0]) else { throw invalid }
         let b = seconds(parts[1])
         if !parts[1].isEmpty, b == nil { throw invalid }

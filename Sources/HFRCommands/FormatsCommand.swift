@@ -36,11 +36,14 @@ public struct FormatsCommand: Command {
         listControls = arguments.flag("controls")
     }
 
+    /// What to do without a camera: formats lists a device's modes, so there is nothing to show.
+    static let noCameraHint = "formats needs one (connect a camera or give --device D; 'hfr devices' lists them)"
+
     public func run() throws(HFRError) {
         let path: String
         if let device {
             path = try CameraSetup.path(for: device)
-        } else if case .device(let p) = try RecordCommand.firstCaptureDevice() {
+        } else if case .device(let p) = try RecordCommand.firstCaptureDevice(hint: Self.noCameraHint) {
             path = p
         } else {
             return

@@ -2,7 +2,7 @@ import HFRMedia
 
 /// The `hfr` program: global options, subcommand dispatch, errors to exit codes.
 public enum HFR {
-    public static let version = "0.1.0"
+    public static let version = HFRVersion.number
 
     /// Every subcommand, in the order `hfr --help` lists them.
     public static let commands: [any Command.Type] = [

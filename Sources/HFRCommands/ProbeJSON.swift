@@ -158,6 +158,19 @@ enum ProbeJSON {
                         ])
                     })
             ),
+            ("exportTimeMap", .optional(v.exportTimeMap.map(timeMap))),
         ])
+    }
+
+    /// An hfr export's time map: source seconds, speed, and where each segment plays in the export.
+    static func timeMap(_ map: ExportTimeMap) -> JSONValue {
+        .array(
+            map.segments.map {
+                .object([
+                    ("sourceStart", seconds($0.sourceStart)), ("sourceEnd", seconds($0.sourceEnd)),
+                    ("speed", rational($0.speed)), ("outputStart", seconds($0.outputStart)),
+                    ("outputEnd", seconds($0.outputEnd)),
+                ])
+            })
     }
 }

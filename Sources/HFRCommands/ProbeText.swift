@@ -83,6 +83,7 @@ enum ProbeText {
             capture += f > Rational(1) ? ", slow motion \(rate(f))×" : ", time-lapse \(rate(f.reciprocal))×"
         }
         lines.append(capture)
+        if let map = v.exportTimeMap, map.isRamp { lines += timeMap(map) }
         lines += v.captureRateNotes.map { "Note: \($0)" }
         guard v.isBitstreamAnalyzed else {
             lines.append("Temporal structure: not analysed (only H.264 and HEVC bitstreams are parsed)")
@@ -132,4 +133,25 @@ enum ProbeText {
 
 extension ProbeReport.ReachableRate {
     var keep: String { description }
+}
+
+extension ProbeText {
+    /// A ramped hfr export's segments: no single slow-motion factor describes it.
+    static func timeMap(_ map: ExportTimeMap) -> [String] {
+        func time(_ r: Rational) -> String {
+            r.isInteger ? String(r.numerator) : DecimalText.fixed(r.doubleValue, digits: 3)
+        }
+        func span(_ start: Rational, _ end: Rational?) -> String {
+            end.map { "\(time(start))-\(time($0)) s" } ?? "\(time(start)) s-end"
+        }
+        return ["Time map (hfr export ramp, \(PlaybackTiming.exportSpeedKey)):"]
+            + map.segments.map { s in
+                let how =
+                    s.speed < Rational(1)
+                    ? "slow motion \(rate(s.speed.reciprocal))×"
+                    : s.speed > Rational(1) ? "fast \(rate(s.speed))×" : "real time"
+                return "  source \(span(s.sourceStart, s.sourceEnd)) at speed \(s.speed.compactDescription) (\(how)), "
+                    + "plays at \(span(s.outputStart, s.outputEnd))"
+            }
+    }
 }

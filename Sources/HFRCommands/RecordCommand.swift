@@ -51,7 +51,7 @@ public struct RecordCommand: Command {
             help: "Pixel format the source delivers (nv12, yuyv422, mjpeg…); converted to I420 when needed."),
         .value("layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below)."),
         .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
-        .value("duration", "T", help: "Stop after T of media time (seconds or [HH:]MM:SS)."),
+        .value("duration", "T", help: "Stop after T of media time (5, 2.5s, 500ms, 1:30 or 1:02:03)."),
         .value("frames", "N", help: "Stop after N frames."),
         .value(
             "audio", "DEVICE|none",
@@ -131,14 +131,10 @@ public struct RecordCommand: Command {
         return size
     }
 
-    /// `frame` if the encoder can take it: even sides from 16x16 to 7680x4320.
+    /// `frame` if the encoder can take it (`H264Limits`: even sides, at most level 5.2's 36864 macroblocks).
     static func checked(_ frame: FrameSize) throws(HFRError) -> FrameSize {
-        guard frame.width % 2 == 0, frame.height % 2 == 0, (16...7680).contains(frame.width),
-            (16...4320).contains(frame.height)
-        else {
-            throw .usage(
-                "--size \(frame.width)x\(frame.height) is not possible: even sizes from 16x16 to 7680x4320",
-                of: RecordCommand.self)
+        if let problem = H264Limits.problem(width: frame.width, height: frame.height) {
+            throw .usage("--size \(frame.width)x\(frame.height) \(problem)", of: RecordCommand.self)
         }
         return frame
     }
@@ -242,6 +238,7 @@ public struct RecordCommand: Command {
             // Before the output exists: a device that cannot do the mode leaves nothing behind.
             let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls)
             let choice = setup.choice
+            try Self.encodable(choice.mode.width, choice.mode.height, device: setup.capture.device.path)
             settings = self.settings(
                 width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
                 pixelFormat: choice.mode.format.fourCC)
@@ -293,13 +290,13 @@ public struct RecordCommand: Command {
         return "hfr-\(formatter.string(from: Date())).mp4"
     }
 
-    /// The first V4L2 capture node, or a clear error suggesting the test source.
-    static func firstCaptureDevice() throws(HFRError) -> CaptureSource {
+    /// The first V4L2 capture node, or a clear error ending in `hint` (record's: the test source).
+    static func firstCaptureDevice(hint: String = noCameraHint) throws(HFRError) -> CaptureSource {
         let nodes = DeviceCatalog.videoNodes()
         if let first = nodes.first(where: \.canCapture) { return .device(path: first.path) }
         if let unopenable = nodes.first(where: { $0.failure != nil }) {
             throw CameraSetup.error(unopenable.failure!)
         }
-        throw HFRError("no camera found (no video capture device in /dev); try --source test", exitCode: .unavailable)
+        throw HFRError("no camera found (no video capture device in /dev); \(hint)", exitCode: .unavailable)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HFRMedia
 import HFRProbe
 
@@ -26,5 +27,18 @@ enum ExportMetadata {
     /// The float32 values `MP4MetadataPatch.setFloat32` writes after the trailer of an MP4/MOV.
     static func floatTags(plan: ExportPlan, sourceCaptureRate: Rational) -> [String: Float] {
         [Prober.androidCaptureRateKey: Float(captureRate(plan: plan, sourceCaptureRate: sourceCaptureRate).doubleValue)]
+    }
+
+    /// `creation_time`, `encoder` (`hfr 0.1.0`) and `com.hfr.version`. The input's creation_time is
+    /// kept, as an ffmpeg stream copy keeps it: a conform of a phone clip still says when it was shot.
+    /// An input without one gets its file's modification time, not the time of the export: the same
+    /// export of the same file then gives the same bytes whenever it runs (a batch job and a
+    /// standalone export agree byte for byte).
+    static func identity(inputTags: [String: String], input: String) -> [(key: String, value: String)] {
+        let kept = inputTags.first { $0.key.lowercased() == "creation_time" && !$0.value.isEmpty }?.value
+        let modified = (try? FileManager.default.attributesOfItem(atPath: input))?[.modificationDate] as? Date
+        return HFRVersion.tags(
+            creationTime: kept
+                ?? HFRVersion.creationTimeText(secondsSince1970: Int64(modified?.timeIntervalSince1970 ?? 0)))
     }
 }

@@ -78,7 +78,7 @@ public final class ExportPipeline {
         }
         try ExportPipeline.keepPresentation(of: video, muxer: muxer, stream: videoOut.index)
         try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
-        try writeHeader(muxer, format: format, plan: plan, analysis: analysis)
+        try writeHeader(muxer, format: format, plan: plan, analysis: analysis, inputTags: demuxer.metadata)
         try audioOut?.prepare(input: settings.input)
         let videoTimes = try copyPackets(
             demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
@@ -113,11 +113,15 @@ public final class ExportPipeline {
     /// Tags (in key order: a dictionary's order changes from run to run, and so would the file's
     /// bytes) and the container header.
     private func writeHeader(
-        _ muxer: borrowing Muxer, format: String, plan: ExportPlan, analysis: InputAnalysis
+        _ muxer: borrowing Muxer, format: String, plan: ExportPlan, analysis: InputAnalysis,
+        inputTags: [String: String]
     ) throws(ExportFailure) {
         let isISO = format == "mp4" || format == "mov"
         let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate, isISO: isISO)
         for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
+            muxer.setMetadata(key, value)
+        }
+        for (key, value) in ExportMetadata.identity(inputTags: inputTags, input: settings.input) {
             muxer.setMetadata(key, value)
         }
         do {
@@ -200,7 +204,7 @@ public final class ExportPipeline {
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
             captureRateSource: analysis.captureRateSource.rawValue, outputRate: plan.outputRate,
             map: plan.realMap, start: plan.realStart, end: plan.realEnd,
-            levelSignalling: analysis.layerSignalling?.rawValue ?? "not analysed (every frame kept)",
+            levelSignalling: analysis.layerSignalling?.rawValue ?? "not-analysed",
             isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
             audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,

@@ -81,6 +81,10 @@ public struct ExportPlan: Sendable {
         let reason: String? =
             isLossless ? nil : settings.reencode == .always ? "--reencode always" : failures.joined(separator: "; ")
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
+        if !isLossless, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
+            throw .badInput(
+                "needs re-encoding, but its \(analysis.video.width)x\(analysis.video.height) video \(problem)")
+        }
         return ExportPlan(
             captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
             decodeStart: cut.decodeStart,

@@ -84,24 +84,21 @@ public struct TimeMap: Sendable, Equatable, CustomStringConvertible {
         self.segments = result
     }
 
-    /// Parses a ramp such as `0-2@1,2-4@0.25,4-@1` (source seconds `start-end@speed`, end optional
-    /// on the last segment; speeds as decimals or fractions).
+    /// Parses a ramp such as `0-2@1,2-4@0.25,4-@1` or `0-0:02@1,0:02-0:04@1/4` (source times
+    /// `start-end@speed`, end optional on the last segment; times as `Rational(parsingTime:)`, speeds
+    /// as decimals or fractions).
     public init(parsing spec: String) throws(Invalid) {
         var parsed: [Segment] = []
         for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            let invalid = Invalid(
+                description: "'\(part)' is not START-END@SPEED (times as \(Rational.timeForms); speeds as 0.25 or 1/4)")
             let pieces = part.split(separator: "@", omittingEmptySubsequences: false)
-            guard pieces.count == 2, let speed = Rational(parsing: String(pieces[1])) else {
-                throw Invalid(description: "'\(part)' is not START-END@SPEED")
-            }
+            guard pieces.count == 2, let speed = Rational(parsing: String(pieces[1])) else { throw invalid }
             let bounds = pieces[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            guard bounds.count == 2, let start = Rational(parsing: String(bounds[0])) else {
-                throw Invalid(description: "'\(part)' is not START-END@SPEED")
-            }
+            guard bounds.count == 2, let start = Rational(parsingTime: String(bounds[0])) else { throw invalid }
             var end: Rational? = nil
             if !bounds[1].isEmpty {
-                guard let e = Rational(parsing: String(bounds[1])) else {
-                    throw Invalid(description: "'\(part)' is not START-END@SPEED")
-                }
+                guard let e = Rational(parsingTime: String(bounds[1])) else { throw invalid }
                 end = e
             }
             parsed.append(Segment(start: start, end: end, speed: speed))

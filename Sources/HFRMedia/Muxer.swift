@@ -151,7 +151,15 @@ public struct Muxer: ~Copyable {
 
     /// Writes the header; `options` are muxer options such as `movflags`.
     public func writeHeader(options: [String: String] = [:]) throws(AVFailure) {
-        let result = withOptions(options) { avformat_write_header(context, &$0) }
+        // libavformat sets `encoder` to its own name (or removes it under bitexact) as it
+        // initialises the muxer; a writer's own `encoder` tag is put back before the header.
+        let encoder = av_dict_get(context.pointee.metadata, "encoder", nil, 0).map { String(cString: $0.pointee.value) }
+        let result = withOptions(options) { options in
+            let initialized = avformat_init_output(context, &options)
+            guard initialized >= 0 else { return initialized }
+            if let encoder { av_dict_set(&context.pointee.metadata, "encoder", encoder, 0) }
+            return avformat_write_header(context, nil)
+        }
         try check(result, "avformat_write_header", .writingOutput)
     }
 

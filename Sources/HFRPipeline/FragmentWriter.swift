@@ -1,3 +1,4 @@
+import Foundation
 import HFRMedia
 
 #if canImport(Glibc)
@@ -31,6 +32,10 @@ final class FragmentWriter {
         for (key, value) in RecordingFinalizer.captureRateTags(captureRate, isISO: true) {
             muxer.setMetadata(key, value)
         }
+        // The first frame is encoded: capture has started (the final file keeps this time).
+        for (key, value) in HFRVersion.tags(
+            creationTime: HFRVersion.creationTimeText(secondsSince1970: Int64(Date().timeIntervalSince1970)))
+        { muxer.setMetadata(key, value) }
         // empty_moov: the header holds no samples, each fragment carries its own index (moof).
         // frag_custom: fragments end when hfr says, so hfr knows where the file is whole.
         // avoid_negative_ts disabled: otherwise the muxer shifts video to line up with audio priming.

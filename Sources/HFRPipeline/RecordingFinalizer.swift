@@ -1,3 +1,4 @@
+import Foundation
 import HFRMedia
 import HFRProbe
 
@@ -60,6 +61,11 @@ enum RecordingFinalizer {
         }
         let isISO = format == "mp4" || format == "mov"
         for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }
+        // When capture started, as the fragmented file says (written as its first frame was encoded).
+        let started =
+            demuxer.metadata["creation_time"]
+            ?? HFRVersion.creationTimeText(secondsSince1970: Int64(Date().timeIntervalSince1970))
+        for (key, value) in HFRVersion.tags(creationTime: started) { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
         let video = streams.first { $0.kind == .video }
         let packaging = video.map { NALPackaging(extradata: $0.extradata) }

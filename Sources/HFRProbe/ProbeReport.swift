@@ -49,7 +49,12 @@ public struct ProbeReport: Sendable {
         public let streamScale: Rational
         /// How many times slower than real time the stream plays: 4 for 120 fps footage played at 30;
         /// nil when it plays in real time.
-        public var slowMotionFactor: Rational? { streamScale == Rational(1) ? nil : streamScale.reciprocal }
+        /// nil too for an hfr export made with a ramp (`exportTimeMap` has its speeds).
+        public var slowMotionFactor: Rational? {
+            streamScale == Rational(1) || exportTimeMap?.isRamp == true ? nil : streamScale.reciprocal
+        }
+        /// The time map of an hfr export (`com.hfr.export.speed`); nil for other files.
+        public var exportTimeMap: ExportTimeMap? = nil
         /// Whether the bitstream was read (H.264, HEVC) or not (other codecs: counts only).
         public let isBitstreamAnalyzed: Bool
         /// How layers were found: SVC temporal ids, or only nal_ref_idc.

@@ -190,7 +190,7 @@ public enum Prober {
     ) -> ProbeReport.VideoStructure {
         let playback = info.averageFrameRate ?? report.measuredFrameRate
         let (capture, source) = captureRate(info: info, measured: report.measuredFrameRate, tags: tags, path: path)
-        return .init(
+        var structure = ProbeReport.VideoStructure(
             streamIndex: info.index, captureFrameRate: capture, captureFrameRateSource: source,
             playbackFrameRate: playback, streamScale: PlaybackTiming.streamScale(path: path, tags: tags, video: info),
             isBitstreamAnalyzed: isAnalyzed, layerSignalling: layers.signalling,
@@ -200,5 +200,7 @@ public enum Prober {
             droppableButUnmarkedCount: layers.droppableButUnmarkedCount,
             reachableRates: layers.reachableRates(captureRate: capture),
             captureRateNotes: ignoredCaptureRateTags(tags: tags, streamTags: info.metadata))
+        structure.exportTimeMap = ExportTimeMap.read(tags: tags, streamTags: info.metadata)
+        return structure
     }
 }

@@ -18,8 +18,11 @@ import Testing
 
     @Test(arguments: [
         (["--fps", "0"], "--fps"), (["--fps", "5000"], "above 1000"), (["--fps", "fast"], "--fps"),
-        (["--size", "641x480"], "not possible"), (["--size", "0x0"], "--size"),
-        (["--size", "99999x10"], "not possible"),
+        (["--size", "641x480"], "--size 641x480 has an odd side"), (["--size", "0x0"], "--size"),
+        (["--size", "99999x10"], "--size 99999x10 has an odd side"),
+        (["--size", "8192x1088"], "--size 8192x1088 is outside 16x16 to 7680x4320"),
+        (["--size", "4000x4000"], "--size 4000x4000 is beyond H.264 level 5.2: 62500 macroblocks"),
+        (["--size", "4352x2176"], "36992 macroblocks of 16x16, at most 36864"),
         (["--layers", "5"], "--layers"), (["--duration", "-1"], "--duration"), (["--frames", "0"], "--frames"),
         (["--late-frames", "later"], "--late-frames"), (["--duration", "1", "--frames", "5"], "exclude"),
     ])

@@ -1,0 +1,196 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// The JSON hfr writes and docs/*-json.md agree: every member written is documented, every
+/// documented member (not marked optional) is written, and members with a fixed set of values take
+/// only documented ones. The docs are read as their "Reading the member tables" section says.
+@Suite struct JSONDocsTests {
+    static let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs")
+
+    @Test func exportDocumentsMatchExports() throws {
+        let schema = try DocSchema(file: "export-json.md")
+        #expect(schema.members["video.layerSignalling"]?.values?.contains("not-analysed") == true)
+        let dir = try TemporaryDirectory()
+        let input = try ExportInputs.sixSeconds.get()
+        let runs: [[String]] = [
+            ["--conform", "30"], ["--fps", "30"], ["--ramp", "0-2@1,2-4@0.25,4-@1", "--fps", "30"],
+            ["--fps", "30", "--reencode", "always", "--audio", "mute"], ["--speed", "0.5", "--audio", "varispeed"],
+        ]
+        var layerSignals: Set<String> = []
+        for (i, options) in runs.enumerated() {
+            let out = dir.path("e\(i).\(["mp4", "mkv", "mov"][i % 3])")
+            let r = try Tool.hfr(["export", input, out, "--json"] + options)
+            #expect(r.status == 0, "\(options): \(r.stderr)")
+            let json = try Tool.json(r.stdout)
+            schema.check(json, "export \(options.joined(separator: " "))")
+            layerSignals.insert(((json["video"] as? [String: Any])?["layerSignalling"] as? String) ?? "")
+            try DocSchema(file: "probe-json.md").check(
+                Tool.json(Tool.hfr(["probe", "--json", out]).stdout), "probe \(out)")
+        }
+        // A header-analysed conform and analysed copies: both kinds of value were checked.
+        #expect(layerSignals == ["not-analysed", "svc-temporal-id"])
+    }
+
+    @Test func probeDocumentMatchesProbes() throws {
+        let schema = try DocSchema(file: "probe-json.md")
+        let recording = try ExportInputs.sixSeconds.get()
+        let full = try Tool.hfr(["probe", "--json", "--frames", recording])
+        #expect(full.status == 0, "\(full.stderr)")
+        let json = try Tool.json(full.stdout)
+        #expect((json["frames"] as? [Any])?.isEmpty == false)
+        schema.check(json, "probe --frames")
+        // A file without audio or layers: ffmpeg's x264 with B-frames, in Matroska.
+        let dir = try TemporaryDirectory()
+        let plain = dir.path("plain.mkv")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+            plain,
+        ])
+        schema.check(try Tool.json(Tool.hfr(["probe", "--json", "--frames", plain]).stdout), "probe plain.mkv")
+    }
+
+    @Test func batchReportAndDevicesMatchTheirDocuments() throws {
+        let dir = try TemporaryDirectory()
+        let input = try ExportInputs.sixSeconds.get()
+        try FileManager.default.copyItem(atPath: input, toPath: dir.path("a.mp4"))
+        let manifest = dir.path("batch.json")
+        try Data(
+            """
+            {"schema": "hfr.batch/1", "jobs": [
+              {"input": "a.mp4", "output": "out/a-30.mp4", "fps": 30},
+              {"input": "a.mp4", "output": "out/a-refused.mp4", "fps": 7, "reencode": "never"},
+              {"input": "a.mp4", "output": "out/a-slow.mkv", "conform": 30}]}
+            """.utf8
+        ).write(to: URL(fileURLWithPath: manifest))
+        let report = dir.path("report.json")
+        let r = try Tool.hfr(["batch", manifest, "--json-report", report])
+        #expect(r.status != 64, "\(r.stderr)")
+        let json = try Tool.json(String(decoding: try Data(contentsOf: URL(fileURLWithPath: report)), as: UTF8.self))
+        try DocSchema(file: "batch-manifest.md", section: "## `--json-report FILE`").check(json, "batch report")
+        let jobs = try #require(json["jobs"] as? [[String: Any]])
+        // Both ends of the status values, and an error line, were checked.
+        #expect(jobs.map { $0["status"] as? String } == ["succeeded", "failed", "succeeded"])
+        #expect(jobs[1]["error"] is String)
+
+        let devices = try Tool.hfr(["devices", "--json"])
+        #expect(devices.status == 0, "\(devices.stderr)")
+        try DocSchema(file: "devices-json.md", section: "## `hfr devices --json`").check(
+            Tool.json(devices.stdout), "devices")
+    }
+
+    /// The convention itself: a table row, its siblings, `optional` and `one of:`.
+    @Test func theConventionIsReadAsWritten() throws {
+        let schema = DocSchema(
+            text: """
+                | member | type | meaning |
+                | --- | --- | --- |
+                | `a` | object | x |
+                | `a.b`, `c` | string, optional | one of: `"x"`, `"y"`; not `"z"` |
+                | `l` | array | x |
+                | `l[].n` | number | n |
+                """)
+        #expect(schema.members["a.c"]?.isOptional == true)
+        #expect(schema.members["a.b"]?.values == ["x", "y"])
+        #expect(schema.members["l[].n"]?.isOptional == false)
+        #expect(schema.problems(["a": ["b": "z", "d": 1], "l": [["n": 1], [:]]]).count == 3)
+        #expect(schema.problems(["a": ["c": "x"], "l": [["n": 1]]]).isEmpty)
+    }
+}
+
+/// The members a doc's tables describe (see "Reading the member tables" in docs/export-json.md).
+struct DocSchema {
+    struct Member {
+        var isOptional: Bool
+        var values: [String]?
+    }
+
+    var members: [String: Member] = [:]
+
+    /// The tables of `file` (only those after the heading `section` up to the next `## `, if given).
+    init(file: String, section: String? = nil) throws {
+        var text = try String(contentsOf: JSONDocsTests.docs.appendingPathComponent(file), encoding: .utf8)
+        if let section {
+            let start = try #require(text.range(of: section), "\(file) has no \(section)")
+            text = String(text[start.upperBound...])
+            if let end = text.range(of: "\n## ") { text = String(text[..<end.lowerBound]) }
+        }
+        self.init(text: text)
+    }
+
+    init(text: String) {
+        var inTable = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("| member |") || line.hasPrefix("| field |") {
+                inTable = true
+                continue
+            }
+            guard inTable, line.hasPrefix("|") else {
+                inTable = false
+                continue
+            }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+            guard cells.count >= 4, !cells[1].hasPrefix("---") else { continue }
+            add(names: cells[1], type: cells[2], meaning: cells[3...].joined(separator: "|"))
+        }
+    }
+
+    private mutating func add(names: String, type: String, meaning: String) {
+        let listed = names.matches(of: /`([^`]+)`/).map { String($0.1) }
+        guard let first = listed.first else { return }
+        let parent = first.range(of: ".", options: .backwards).map { String(first[..<$0.lowerBound]) }
+        var values: [String]? = nil
+        if let range = meaning.range(of: "one of:") {
+            let rest = meaning[range.upperBound...].split(separator: ";", maxSplits: 1).first ?? ""
+            values = rest.matches(of: /`"([^"`]*)"`/).map { String($0.1) }
+        }
+        for name in listed {
+            let path = name == first || name.contains(".") || parent == nil ? name : parent! + "." + name
+            members[path] = Member(isOptional: type.contains("optional"), values: values)
+        }
+    }
+
+    /// Whether the doc describes members inside `path` (else it is free-form, like `tags`).
+    func hasChildren(_ path: String) -> Bool {
+        members.keys.contains { $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[].") }
+    }
+
+    func problems(_ json: Any) -> [String] {
+        var found: [String] = []
+        walk(json, at: "", into: &found)
+        return found
+    }
+
+    func check(_ json: Any, _ what: String) {
+        for problem in problems(json) { Issue.record("\(what): \(problem)") }
+    }
+
+    private func walk(_ value: Any, at path: String, into found: inout [String]) {
+        if let array = value as? [Any] {
+            for element in array { walk(element, at: path + "[]", into: &found) }
+            return
+        }
+        guard let object = value as? [String: Any] else { return }
+        for (key, child) in object {
+            let childPath = path.isEmpty ? key : path + "." + key
+            guard let member = members[childPath] else {
+                found.append("\(childPath) is written but not documented")
+                continue
+            }
+            if let values = member.values, let text = child as? String, !values.contains(text) {
+                found.append("\(childPath) is \"\(text)\", not one of the documented \(values)")
+            }
+            if hasChildren(childPath) { walk(child, at: childPath, into: &found) }
+        }
+        let prefix = path.isEmpty ? "" : path + "."
+        for (name, member) in members where !member.isOptional && name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            if !rest.contains("."), !rest.contains("[]"), object[String(rest)] == nil {
+                found.append("\(name) is documented but not written")
+            }
+        }
+    }
+}
