@@ -66,6 +66,7 @@ public struct ExportCommand: Command {
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
+        .flag("dry-run", help: "Print the plan (frames kept per segment, output length) and write nothing."),
     ]
 
     let settings: ExportSettings
@@ -74,6 +75,7 @@ public struct ExportCommand: Command {
     let rawTiming: RawTimingArguments
     let json: Bool
     let force: Bool
+    let dryRun: Bool
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let command = ExportCommand.self
@@ -96,6 +98,7 @@ public struct ExportCommand: Command {
         rawTiming = try RawTimingArguments(arguments, of: command)
         json = arguments.flag("json")
         force = arguments.flag("force")
+        dryRun = arguments.flag("dry-run")
     }
 
     /// What to do, from `--conform`, `--fps`, `--speed` and `--ramp` (which exclude one another
@@ -174,6 +177,7 @@ public struct ExportCommand: Command {
                 throw ExportCommand.error(error, settings: settings)
             }
         }
+        if dryRun { return try preview(settings, fileSize: size) }
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
@@ -192,6 +196,19 @@ public struct ExportCommand: Command {
         for note in report.notes { Console.error("Note: \(note)\n") }
         Console.error(ExportJSON.summaryLine(report) + "\n")
         if json { Console.output(ExportJSON.document(report).rendered + "\n") }
+    }
+
+    /// `--dry-run`: the plan on stdout, nothing written (OUTPUT may exist; its directory must not be missing).
+    func preview(_ settings: ExportSettings, fileSize: Int64) throws(HFRError) {
+        try OutputFile.checkDirectory(of: settings.output)
+        let pipeline = ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+        StopSignal.install()
+        do {
+            let plan = try pipeline.preview(fileSize: fileSize)
+            Console.output(json ? ExportPlanJSON.document(plan).rendered + "\n" : ExportPlanText.render(plan))
+        } catch {
+            throw ExportCommand.error(error, settings: settings)
+        }
     }
 
     /// One line and the exit code of SPEC.md for each way an export can fail.

@@ -22,12 +22,7 @@ public final class ExportPipeline {
     public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
-        let analysis = try analyze(demuxer, fileSize: fileSize)
-        if settings.audio != .mute {
-            try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
-        }
-        let plan = try ExportPlan.make(settings, analysis)
-        try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
+        let (analysis, plan) = try plan(demuxer, fileSize: fileSize)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
         let output = AtomicOutput(path: settings.output)
         var report = try write(
@@ -39,6 +34,19 @@ public final class ExportPipeline {
         }
         report.elapsedSeconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// What the export and its dry run share: the input analysed and the plan made, with the same
+    /// refusals (video and audio lengths no file has, options the input cannot take, a first frame
+    /// that does not decode). `demuxer` is left at the start of the input.
+    func plan(_ demuxer: borrowing Demuxer, fileSize: Int64) throws(ExportFailure) -> (InputAnalysis, ExportPlan) {
+        let analysis = try analyze(demuxer, fileSize: fileSize)
+        if settings.audio != .mute {
+            try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
+        }
+        let plan = try ExportPlan.make(settings, analysis)
+        try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
+        return (analysis, plan)
     }
 
     /// A conform keeps every frame: the header (a tagged capture rate) or the container's index (an
@@ -99,7 +107,7 @@ public final class ExportPipeline {
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
             rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil, isCopy: plan.layers != nil)
-        report.outputDuration = facts.duration ?? report.outputDuration
+        report.outputDuration = facts.duration ?? videoOut.tally.end
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
         // Analysed from the header, the frames were taken as evenly spaced; the copy saw them all.
@@ -107,6 +115,9 @@ public final class ExportPipeline {
             report.notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
         }
         report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
+        report.plan = ExportPreview(
+            settings: settings, analysis: analysis, plan: plan, tally: videoOut.tally,
+            outputDuration: videoOut.tally.end, notes: report.notes)
         return report
     }
 
@@ -203,7 +214,7 @@ public final class ExportPipeline {
             levelSignalling: analysis.layerSignalling?.rawValue ?? "not analysed (every frame kept)",
             isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
-            audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,
+            audioAlgorithm: ExportPreview.audioAlgorithm(settings, analysis, plan),
             inputDuration: analysis.end * analysis.streamScale, outputDuration: plan.outputDuration, notes: plan.notes)
         report.framesIn = video.framesIn
         report.framesOut = video.framesOut
@@ -216,7 +227,7 @@ public final class ExportPipeline {
     }
 
     /// The next packet of the streams not discarded; false at the end.
-    private static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
+    static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
         do {
             return try demuxer.read(into: packet)
         } catch {
@@ -226,7 +237,7 @@ public final class ExportPipeline {
     }
 
     /// Opens the input; a raw stream needs times (`InputTiming`), a container must not be given any.
-    private static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
+    static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
         let demuxer: Demuxer
         do {
             demuxer = try Demuxer(input: input)
