@@ -90,6 +90,20 @@ struct CopySelection {
                 duration: times.duration))
     }
 
+    /// Gives `packet` the output times of `kept`, its decode time evened out by `decodeTimes`.
+    static func retime(_ packet: Packet, as kept: Kept, _ decodeTimes: inout EvenDecodeTimes?) {
+        packet.pts = kept.pts
+        packet.dts = kept.dts
+        packet.duration = kept.duration
+        decodeTimes?.retime(packet)
+    }
+
+    /// Whether dropping layers at one speed, decode times are rewritten evenly (`EvenDecodeTimes`).
+    static func evenDecodeTimes(_ plan: ExportPlan) -> EvenDecodeTimes? {
+        let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
+        return dropsLayers && plan.map.isConstant ? EvenDecodeTimes() : nil
+    }
+
     /// Output ticks of source time `t`.
     private func ticks(_ t: Rational) -> Int64 {
         ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded()

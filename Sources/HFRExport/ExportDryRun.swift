@@ -24,7 +24,8 @@ extension ExportPipeline {
             plan.notes + extras.notes
             + Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
         return ExportPreview(
-            settings: settings, analysis: analysis, plan: plan, tally: tally, outputDuration: tally.end, notes: notes)
+            settings: settings, analysis: analysis, plan: plan, tally: tally,
+            outputDuration: tally.duration(isISO: format == "mp4" || format == "mov"), notes: notes)
     }
 
     /// The video frames the export would write, per segment: copies through `CopySelection` (after
@@ -33,7 +34,8 @@ extension ExportPipeline {
         _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan
     ) throws(ExportFailure) -> FrameTally {
         let video = analysis.video
-        var tally = FrameTally(segmentCount: plan.map.segments.count)
+        var tally = FrameTally(
+            segmentCount: plan.map.segments.count, reorderDelay: demuxer.reorderDelay(ofStream: video.index))
         let packet: Packet
         do {
             packet = try Packet()
@@ -44,6 +46,7 @@ extension ExportPipeline {
         let selection = plan.layers.map {
             CopySelection(plan: plan, layers: $0, sourceTimeBase: video.timeBase, origin: analysis.origin)
         }
+        var decodeTimes = CopySelection.evenDecodeTimes(plan)
         demuxer.discardStreams(except: [video.index])
         while try ExportPipeline.read(demuxer, into: packet) {
             guard packet.streamIndex == video.index else { continue }
@@ -55,8 +58,12 @@ extension ExportPipeline {
                 continue
             }
             let structure = packet.withData { data in parser?.parse(data) }
+            decodeTimes?.observeSource(packet)
             let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
             tally.count(choice, timeBase: selection.timeBase)
+            guard case .kept(let kept) = choice else { continue }
+            CopySelection.retime(packet, as: kept, &decodeTimes)
+            tally.noteWritten(packet, timeBase: selection.timeBase)
         }
         if tally.framesIn == 0 { throw .badInput("the video stream has no frames") }
         if plan.layers == nil {

@@ -107,7 +107,8 @@ public final class ExportPipeline {
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
             rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil, isCopy: plan.layers != nil)
-        report.outputDuration = facts.duration ?? videoOut.tally.end
+        let duration = videoOut.tally.duration(isISO: format == "mp4" || format == "mov")
+        report.outputDuration = facts.duration ?? duration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
         // Analysed from the header, the frames were taken as evenly spaced; the copy saw them all.
@@ -117,7 +118,7 @@ public final class ExportPipeline {
         report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
         report.plan = ExportPreview(
             settings: settings, analysis: analysis, plan: plan, tally: videoOut.tally,
-            outputDuration: videoOut.tally.end, notes: report.notes)
+            outputDuration: duration, notes: report.notes)
         return report
     }
 

@@ -3,7 +3,7 @@ import HFRMedia
 /// The video frames of an export counted per segment of the plan's time map: filled by the export
 /// as it writes (`VideoOutput`, `VideoReencoder`) and by the dry run as it reads, through the same
 /// decisions (`CopySelection`, `ExportPlan.reencodedSlotTime`).
-public struct FrameTally: Sendable, Equatable {
+public struct FrameTally: Sendable {
     public struct Segment: Sendable, Equatable {
         /// Source frames presented in the segment, within the range.
         public var framesIn = 0
@@ -24,9 +24,16 @@ public struct FrameTally: Sendable, Equatable {
     public var outside: [Int: Int] = [:]
     /// Output seconds where the last written frame ends.
     public var end = Rational(0)
+    /// Copies: the first written packet's decode time and where the last one's ends (output ticks,
+    /// after `EvenDecodeTimes`), in the time base of `timeBase`.
+    private var decodeSpan: (first: Int64, end: Int64)?
+    private var timeBase = Rational(1)
+    private var muxerTimes: MuxerDecodeTimes
 
-    init(segmentCount: Int) {
+    /// `reorderDelay`: the video's reorder delay in frames (`Demuxer.reorderDelay`).
+    init(segmentCount: Int, reorderDelay: Int = 0) {
         segments = Array(repeating: Segment(), count: segmentCount)
+        muxerTimes = MuxerDecodeTimes(delay: reorderDelay)
     }
 
     public var framesOut: Int { segments.map(\.framesOut).reduce(0, +) }
@@ -53,6 +60,22 @@ public struct FrameTally: Sendable, Equatable {
             if k.isHidden { segments[k.segment].hidden += 1 }
             end = max(end, Rational(k.pts + k.duration) * timeBase)
         }
+    }
+
+    /// Notes a copied packet as written (its output times final): where decoding starts and ends.
+    mutating func noteWritten(_ packet: Packet, timeBase: Rational) {
+        guard let dts = muxerTimes.dts(pts: packet.pts, dts: packet.dts, duration: packet.duration) else { return }
+        decodeSpan = (decodeSpan?.first ?? dts, dts + packet.duration)
+        self.timeBase = timeBase
+    }
+
+    /// The video's length as the written file states it. MP4/MOV (`isISO`) give the shorter of the
+    /// track's decode span (its sample durations add up to it: with B-frames not quite the shown
+    /// span) and the edit list's shown span; others the shown span, from the start to the end of
+    /// the last frame.
+    public func duration(isISO: Bool) -> Rational {
+        guard isISO, let decodeSpan else { return end }
+        return min(end, Rational(decodeSpan.end - decodeSpan.first) * timeBase)
     }
 
     /// Counts a source frame of a re-encode, presented at `t` source seconds (from the origin).

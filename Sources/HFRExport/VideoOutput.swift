@@ -40,11 +40,12 @@ final class VideoOutput {
         parser = FrameParser(codecName: info.codecName, extradata: info.extradata)
         let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
         movesPrefixes = parser?.codec == .h264 && dropsLayers
-        decodeTimes = dropsLayers && plan.map.isConstant ? EvenDecodeTimes() : nil
+        decodeTimes = CopySelection.evenDecodeTimes(plan)
         if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info) {
             throw .refused(refusal)
         }
-        tally = FrameTally(segmentCount: plan.map.segments.count)
+        tally = FrameTally(
+            segmentCount: plan.map.segments.count, reorderDelay: demuxer.reorderDelay(ofStream: info.index))
         selection = plan.layers.map {
             CopySelection(plan: plan, layers: $0, sourceTimeBase: info.timeBase, origin: origin)
         }
@@ -87,15 +88,13 @@ final class VideoOutput {
         let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
         tally.count(choice, timeBase: timeBase)
         guard case .kept(let kept) = choice else { return }
-        packet.pts = kept.pts
-        packet.dts = kept.dts
-        packet.duration = kept.duration
+        CopySelection.retime(packet, as: kept, &decodeTimes)
+        tally.noteWritten(packet, timeBase: timeBase)
         // Within the output nothing references the top kept layer any more: mark it droppable too.
         let topKept = selection.layers.maxLevels[kept.segment]
         packet.isDisposable =
             structure?.isDroppable == true
             || (selection.layers.usesTemporalID && topKept > 0 && kept.level == topKept)
-        decodeTimes?.retime(packet)
         try mux(packet, from: timeBase, muxer)
     }
 
