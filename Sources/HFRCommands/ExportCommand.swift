@@ -162,22 +162,13 @@ public struct ExportCommand: Command {
     }
 
     public func run() throws(HFRError) {
-        var settings = settings
-        // Before anything is read: a container hfr writes, and no input (by any name) as the output.
-        try OutputFile.checkTarget(
-            settings.output, inputs: [settings.input] + [rawTiming.timestampsPath].compactMap { $0 }, of: Self.self)
-        settings.timing = try rawTiming.timing()
-        let size = try InputFile.validate(settings.input)
-        if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
-            do {
-                let map = try RecordedRamp.timeMap(input: settings.input)
-                settings.mode = .ramp(map, fps: fps)
-                Console.error("Note: --ramp auto: the recorded slow-motion segments give \(map)\n")
-            } catch {
-                throw ExportCommand.error(error, settings: settings)
-            }
+        let (settings, size) = try resolved()
+        if dryRun {
+            try OutputFile.checkDirectory(of: settings.output)
+            let plan = try Self.plan(settings, fileSize: size)
+            Console.output(json ? ExportPlanJSON.document(plan).rendered + "\n" : ExportPlanText.render(plan))
+            return
         }
-        if dryRun { return try preview(settings, fileSize: size) }
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
@@ -198,14 +189,32 @@ public struct ExportCommand: Command {
         if json { Console.output(ExportJSON.document(report).rendered + "\n") }
     }
 
-    /// `--dry-run`: the plan on stdout, nothing written (OUTPUT may exist; its directory must not be missing).
-    func preview(_ settings: ExportSettings, fileSize: Int64) throws(HFRError) {
-        try OutputFile.checkDirectory(of: settings.output)
-        let pipeline = ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+    /// The settings completed from the input (`--timestamps`, `--ramp auto`) and the input's size,
+    /// after the checks that read no packet: the output's container, no input as the output.
+    func resolved() throws(HFRError) -> (ExportSettings, Int64) {
+        var settings = settings
+        try OutputFile.checkTarget(
+            settings.output, inputs: [settings.input] + [rawTiming.timestampsPath].compactMap { $0 }, of: Self.self)
+        settings.timing = try rawTiming.timing()
+        let size = try InputFile.validate(settings.input)
+        if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
+            do {
+                let map = try RecordedRamp.timeMap(input: settings.input)
+                settings.mode = .ramp(map, fps: fps)
+                Console.error("Note: --ramp auto: the recorded slow-motion segments give \(map)\n")
+            } catch {
+                throw ExportCommand.error(error, settings: settings)
+            }
+        }
+        return (settings, size)
+    }
+
+    /// The plan, made as the export makes it, with nothing written (`--dry-run`, `hfr batch --dry-run`).
+    static func plan(_ settings: ExportSettings, fileSize: Int64) throws(HFRError) -> ExportPreview {
         StopSignal.install()
         do {
-            let plan = try pipeline.preview(fileSize: fileSize)
-            Console.output(json ? ExportPlanJSON.document(plan).rendered + "\n" : ExportPlanText.render(plan))
+            return try ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+                .preview(fileSize: fileSize)
         } catch {
             throw ExportCommand.error(error, settings: settings)
         }

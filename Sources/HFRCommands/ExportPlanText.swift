@@ -8,7 +8,7 @@ enum ExportPlanText {
         let how = p.reencodeReason.map { "re-encoded to H.264 (\($0))" } ?? "copied losslessly"
         var out = "Plan: \(p.input) → \(p.output) (\(containerName(p.container))), video \(how)\n"
         out += "capture \(p.captureRate.compactDescription) fps (\(p.captureRateSource)), "
-        out += "output \(p.outputRate.compactDescription) fps, time map \(p.map)\n\n"
+        out += "output \(p.outputRate.compactDescription) fps, time map \(p.map)\(layers(p))\n\n"
         var rows = [["source s", "speed", "video", "frames in", "kept", "dropped", "frames out", "output s"]]
         for s in p.segments {
             rows.append([
@@ -20,10 +20,20 @@ enum ExportPlanText {
         out += table(rows)
         out += "\nOutput: \(p.framesOut) frames at \(p.outputRate.compactDescription) fps, "
         out += "\(seconds(p.outputDuration)) s"
-        if p.hiddenFrames > 0 { out += " (and \(p.hiddenFrames) frames before the start, hidden by an edit list)" }
+        if p.hiddenFrames > 0 { out += ", \(p.hiddenFrames) of them before the start (hidden by an edit list)" }
         out += "; audio \(p.audioAlgorithm == "copy" ? "copied" : p.audioAlgorithm)\n"
         for note in p.notes { out += "Note: \(note)\n" }
         return out
+    }
+
+    /// What the levels (L0, L1, …) of the table are.
+    static func layers(_ p: ExportPreview) -> String {
+        switch (p.layerSignalling, p.levelCount) {
+        case ("nal-ref-idc", _): ", levels L0 reference and L1 non-reference frames (nal_ref_idc)"
+        case (let signalling?, let count?) where count > 1:
+            ", \(count) temporal layers L0-L\(count - 1) (\(signalling))"
+        default: ""
+        }
     }
 
     /// What a segment keeps: every frame, the re-encoder's choice, or the kept frames per layer.
@@ -46,9 +56,8 @@ enum ExportPlanText {
     static func containerName(_ format: String) -> String { format == "matroska" ? "MKV" : format.uppercased() }
 
     /// Columns padded to their widest cell; numbers right-aligned.
-    static func table(_ rows: [[String]]) -> String {
+    static func table(_ rows: [[String]], numeric: Set<Int> = [3, 6]) -> String {
         let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
-        let numeric: Set<Int> = [3, 6]
         return rows.map { row in
             row.indices.map { c in
                 let pad = String(repeating: " ", count: widths[c] - row[c].count)
