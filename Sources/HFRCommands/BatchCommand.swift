@@ -33,6 +33,11 @@ public struct BatchCommand: Command {
           --resume       skip a job whose output exists and whose record matches: same input
                          SHA-256, same options, same output size.
 
+        --dry-run runs nothing and writes nothing: a table of the shard's jobs, each with its export's
+        plan (copied or re-encoded, frames and seconds written, the audio as really handled: copied
+        where the speed is 1), or the error its export would fail with. --json: the same as JSON
+        (schema hfr.batch.plan/1, each job's plan as export --dry-run --json prints it).
+
         Progress goes to stderr (jobs done / total, failures, ETA). Ctrl-C or SIGTERM stops launching
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
@@ -115,7 +120,7 @@ public struct BatchCommand: Command {
             }
         }.filter { $0.0 != "json" && $0.0 != "force" && $0.0 != "dry-run" },
         reserved: [
-            "dry-run": "set by hfr batch itself: use 'hfr batch --dry-run' to see every job's plan",
+            "dry-run": "use 'hfr batch --dry-run' to see every job's plan",
             "json": "set by hfr batch itself (it reads each export's summary)",
             "force": "set by hfr batch itself: use 'hfr batch --force' to replace outputs it did not write",
         ],

@@ -47,6 +47,13 @@ public struct ExportCommand: Command {
         com.hfr.export.speed (the time map), com.hfr.export.slowmotion.
         It is written under a temporary name and renamed when complete; the input is never modified.
 
+        --dry-run prints the plan and writes nothing: per segment of the time map the source span,
+        speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's
+        frames, rate, length and audio, and why it re-encodes. The input is analysed and every frame
+        decided as the export does (same refusals, same exit codes), so the counts and the length are
+        those the export then writes. With --json: schema hfr.export-plan/1 (docs/export-json.md), also
+        the 'plan' member of the export's own --json summary.
+
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
         timestamps file with a bad line or not one time per frame) or refused by --reencode never, 74

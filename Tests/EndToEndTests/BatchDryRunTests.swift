@@ -98,4 +98,16 @@ struct BatchDryRunTests {
             #expect(try MediaChecks.entry(output, stream: "a:0", "codec_name").isEmpty == (audio == "none"))
         }
     }
+
+    /// A manifest cannot make its exports dry runs (the batch would read plans as reports).
+    @Test func aManifestCannotAskForADryRun() throws {
+        let w = try Self.workspace()
+        let manifest = try w.manifest(
+            """
+            { "schema": "hfr.batch/1", "jobs": [ { "input": "in/a.mp4", "output": "out/a.mp4", "conform": 30, "dry-run": true } ] }
+            """, name: "dry.json")
+        let r = try w.batch([manifest, "--dry-run"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("hfr batch --dry-run"), "\(r.stderr)")
+    }
 }
