@@ -19,10 +19,8 @@ extension ExportPipeline {
         let extras = ExtraTrackOutput(
             streams: demuxer.streams, metadata: demuxer.metadata, video: video,
             audio: settings.audio == .mute ? nil : analysis.audio, format: format, plan: plan, origin: analysis.origin)
-        let tally = try count(demuxer, analysis: analysis, plan: plan)
-        let notes =
-            plan.notes + extras.notes
-            + Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
+        let (tally, spacing) = try count(demuxer, analysis: analysis, plan: plan)
+        let notes = plan.notes + extras.notes + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
         return ExportPreview(
             settings: settings, analysis: analysis, plan: plan, tally: tally,
             outputDuration: tally.duration(isISO: format == "mp4" || format == "mov"), notes: notes)
@@ -30,9 +28,10 @@ extension ExportPipeline {
 
     /// The video frames the export would write, per segment: copies through `CopySelection` (after
     /// the same `FrameParser` reading of each packet), re-encodes one frame per slot of the plan.
+    /// Also the spacing of the frames' times, as the export's pass measures it.
     private func count(
         _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan
-    ) throws(ExportFailure) -> FrameTally {
+    ) throws(ExportFailure) -> (FrameTally, GapRange) {
         let video = analysis.video
         var tally = FrameTally(
             segmentCount: plan.map.segments.count, reorderDelay: demuxer.reorderDelay(ofStream: video.index))
@@ -47,11 +46,13 @@ extension ExportPipeline {
             CopySelection(plan: plan, layers: $0, sourceTimeBase: video.timeBase, origin: analysis.origin)
         }
         var decodeTimes = CopySelection.evenDecodeTimes(plan)
+        var spacing = GapRange()
         demuxer.discardStreams(except: [video.index])
         while try ExportPipeline.read(demuxer, into: packet) {
             guard packet.streamIndex == video.index else { continue }
             if shouldStop() { throw .interrupted }
             tally.framesIn += 1
+            spacing.keep(packet.pts)
             guard let pts = packet.pts else { continue }
             guard let selection else {
                 tally.countSource(at: Rational.seconds(pts, in: video.timeBase) - analysis.origin, plan: plan)
@@ -74,6 +75,6 @@ extension ExportPipeline {
                 slot += 1
             }
         }
-        return tally
+        return (tally, spacing)
     }
 }

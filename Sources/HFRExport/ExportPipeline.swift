@@ -111,15 +111,21 @@ public final class ExportPipeline {
         report.outputDuration = facts.duration ?? duration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
-        // Analysed from the header, the frames were taken as evenly spaced; the copy saw them all.
-        if analysis.isEvenlySpaced, videoTimes.isOrdered, !videoTimes.isEven {
-            report.notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
-        }
-        report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
+        report.notes += ExportPipeline.readNotes(analysis, spacing: videoTimes, demuxer: demuxer)
         report.plan = ExportPreview(
             settings: settings, analysis: analysis, plan: plan, tally: videoOut.tally,
             outputDuration: duration, notes: report.notes)
         return report
+    }
+
+    /// What the pass over the packets found to say: uneven frame times the header did not tell
+    /// (analysed from it, the frames were taken as evenly spaced), capture-rate tags ignored.
+    static func readNotes(_ analysis: InputAnalysis, spacing: GapRange, demuxer: borrowing Demuxer) -> [String] {
+        var notes: [String] = []
+        if analysis.isEvenlySpaced, spacing.isOrdered, !spacing.isEven {
+            notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
+        }
+        return notes + Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: analysis.video.metadata)
     }
 
     /// Tags (in key order: a dictionary's order changes from run to run, and so would the file's
