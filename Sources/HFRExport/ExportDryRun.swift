@@ -19,7 +19,7 @@ extension ExportPipeline {
         let extras = ExtraTrackOutput(
             streams: demuxer.streams, metadata: demuxer.metadata, video: video,
             audio: settings.audio == .mute ? nil : analysis.audio, format: format, plan: plan, origin: analysis.origin)
-        let (tally, spacing) = try count(demuxer, analysis: analysis, plan: plan)
+        let (tally, spacing) = try count(demuxer, analysis: analysis, plan: plan, fileSize: fileSize)
         let notes = plan.notes + extras.notes + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
         return ExportPreview(
             settings: settings, analysis: analysis, plan: plan, tally: tally,
@@ -30,7 +30,7 @@ extension ExportPipeline {
     /// the same `FrameParser` reading of each packet), re-encodes one frame per slot of the plan.
     /// Also the spacing of the frames' times, as the export's pass measures it.
     private func count(
-        _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan
+        _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64
     ) throws(ExportFailure) -> (FrameTally, GapRange) {
         let video = analysis.video
         var tally = FrameTally(
@@ -51,6 +51,7 @@ extension ExportPipeline {
         while try ExportPipeline.read(demuxer, into: packet) {
             guard packet.streamIndex == video.index else { continue }
             if shouldStop() { throw .interrupted }
+            try ExportPipeline.checkIntact(packet, fileSize: fileSize)
             tally.framesIn += 1
             spacing.keep(packet.pts)
             guard let pts = packet.pts else { continue }
@@ -58,7 +59,16 @@ extension ExportPipeline {
                 tally.countSource(at: Rational.seconds(pts, in: video.timeBase) - analysis.origin, plan: plan)
                 continue
             }
-            let structure = packet.withData { data in parser?.parse(data) }
+            // Parsed and checked as the copy does (`VideoOutput`): a malformed packet fails the same way.
+            let (structure, isWellFormed) = packet.withData { data in
+                (
+                    parser?.parse(data),
+                    parser.map { PacketIntegrity.isWellFormed(data, codec: $0.codec, packaging: $0.packaging) } ?? true
+                )
+            }
+            if let parser, !isWellFormed {
+                throw VideoOutput.malformed(packet, frame: tally.framesIn - 1, parser: parser)
+            }
             decodeTimes?.observeSource(packet)
             let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
             tally.count(choice, timeBase: selection.timeBase)

@@ -166,9 +166,7 @@ public final class ExportPipeline {
         var spacing = GapRange()
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
-            if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
-                throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
-            }
+            try ExportPipeline.checkIntact(packet, fileSize: fileSize)
             if !isVideo, try extras.write(packet, to: muxer) { return }
             if isVideo {
                 videoPackets += 1
@@ -231,6 +229,13 @@ public final class ExportPipeline {
             report.audioSamples = retimed.samples
         }
         return report
+    }
+
+    /// Refuses a packet the demuxer flags corrupt or that runs past the end of the file.
+    static func checkIntact(_ packet: Packet, fileSize: Int64) throws(ExportFailure) {
+        if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
+            throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
+        }
     }
 
     /// The next packet of the streams not discarded; false at the end.

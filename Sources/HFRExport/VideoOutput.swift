@@ -108,11 +108,7 @@ final class VideoOutput {
             return (PacketIntegrity.isWellFormed(data, codec: parser.codec, packaging: parser.packaging), s, trailing)
         }
         self.parser = parser
-        guard isWellFormed else {
-            throw .badInput(
-                "corrupt video packet: frame \(framesIn - 1) at byte \(packet.position ?? -1) is not valid \(parser.codec.displayName)"
-            )
-        }
+        guard isWellFormed else { throw VideoOutput.malformed(packet, frame: framesIn - 1, parser: parser) }
         guard movesPrefixes, carriedPrefix != nil || trailing != nil else { return structure }
         let leading = carriedPrefix ?? []
         carriedPrefix = trailing
@@ -123,6 +119,13 @@ final class VideoOutput {
             throw .processing("\(error)")
         }
         return structure
+    }
+
+    /// The failure for a packet whose NAL units `PacketIntegrity` refuses (`frame`: its index).
+    static func malformed(_ packet: Packet, frame: Int, parser: FrameParser) -> ExportFailure {
+        .badInput(
+            "corrupt video packet: frame \(frame) at byte \(packet.position ?? -1) is not valid \(parser.codec.displayName)"
+        )
     }
 
     /// Why the output container cannot hold the copied video, naming one that can; nil when it can.

@@ -140,10 +140,19 @@ import Testing
         (["--conform", "30"], "layered", "out.avi", Int32(64)),
         (["--range", "9-10", "--conform", "30"], "layered", "out.mp4", Int32(64)),
         (["--conform", "30"], "layered", "missing/out.mp4", Int32(74)),
+        (["--conform", "30"], "vp8", "out.mp4", Int32(65)),
     ])
     func refusalsExitLikeTheExport(arguments: [String], input: String, output: String, status: Int32) throws {
         let dir = try TemporaryDirectory()
-        let source = input == "layered" ? Fixtures.path("layered-120fps.mp4") : Fixtures.path(input)
+        let inputs = try TemporaryDirectory()
+        var source = input == "layered" ? Fixtures.path("layered-120fps.mp4") : Fixtures.path(input)
+        if input == "vp8" {
+            // A codec MP4 cannot hold: copying it is refused before anything is written.
+            source = inputs.path("vp8.mkv")
+            try ExportInputs.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60", "-t", "1", "-c:v", "libvpx", source,
+            ])
+        }
         let before = try dir.contents()
         let dry = try Tool.hfr(["export", source, dir.path(output), "--dry-run"] + arguments)
         #expect(try dir.contents() == before)
@@ -153,6 +162,24 @@ import Testing
         #expect(real.status == status, "\(real.stderr)")
         #expect(dry.stderr == real.stderr)
         #expect(dry.stdout.isEmpty)
+    }
+
+    /// The export's bad inputs fail the dry run with the same exit code and message (but for damage
+    /// only decoding finds, the audio's, and an existing output, which the dry run does not write).
+    @Test(
+        arguments: ExportBadInputTests.cases.filter {
+            !$0.name.contains("audio") && $0.name != "existing output"
+        })
+    func badInputFailsTheDryRunAsTheExport(_ c: ExportBadInputTests.Case) throws {
+        let dir = try TemporaryDirectory()
+        let input = try c.prepare(dir)
+        let before = try dir.contents()
+        let dry = try Tool.hfr(["export", input, dir.path("out.mp4"), "--dry-run"] + c.options)
+        #expect(dry.status == c.exitCode, "\(dry.stderr)")
+        let errors = dry.stderr.split(separator: "\n").filter { $0.hasPrefix("Error:") }
+        #expect(errors.count == 1 && errors[0].contains(c.cause), "\(dry.stderr)")
+        #expect(dry.stdout.isEmpty)
+        #expect(try dir.contents() == before)
     }
 
     /// Nothing is written, so an existing OUTPUT is no obstacle (the export itself refuses it
