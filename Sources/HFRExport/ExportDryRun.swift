@@ -81,7 +81,8 @@ extension ExportPipeline {
             let (timeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)
             var slot: Int64 = 0
             while let t = plan.reencodedSlotTime(slot) {
-                tally.countSlot(at: t, endingAt: Rational((slot + 1) * frameTicks) * timeBase, plan: plan)
+                let span = (Rational(slot * frameTicks) * timeBase, Rational((slot + 1) * frameTicks) * timeBase)
+                tally.countSlot(at: t, span: span, plan: plan)
                 slot += 1
             }
         }

@@ -19,7 +19,8 @@ public struct ExportPreview: Sendable {
         /// Whether every frame of the segment is written (no layer dropped), copied or not.
         public let keepsEveryFrame: Bool
         public let frames: FrameTally.Segment
-        /// Output seconds of the segment's span, from the output's start.
+        /// Output seconds the segment's written frames span (from the first's start to the last's
+        /// end; the map's span when it has none), from the output's start.
         public let outputStart: Rational
         public let outputEnd: Rational
     }
@@ -99,8 +100,8 @@ public struct ExportPreview: Sendable {
                 sourceStart: from * k, sourceEnd: max(from, to) * k, speed: s.speed * k,
                 stride: LayerPlan.stride(capture: plan.streamRate, speed: s.speed, output: plan.outputRate),
                 maxLevel: maxLevel, keepsEveryFrame: keepsAll && frames.dropped.isEmpty, frames: frames,
-                outputStart: plan.map.outputTime(at: from) - base,
-                outputEnd: plan.map.outputTime(at: max(from, to)) - base)
+                outputStart: frames.outputStart ?? plan.map.outputTime(at: from) - base,
+                outputEnd: frames.outputEnd ?? plan.map.outputTime(at: max(from, to)) - base)
         }
     }
 }

@@ -14,7 +14,16 @@ public struct FrameTally: Sendable {
         /// Written frames before the range start (decoded as references, hidden by an edit list).
         public var hidden = 0
 
+        /// Output seconds from the first shown frame written for it to where its last one ends.
+        public var outputStart: Rational?
+        public var outputEnd: Rational?
+
         public var framesOut: Int { kept.values.reduce(0, +) }
+
+        mutating func noteOutput(from start: Rational, to end: Rational) {
+            outputStart = min(outputStart ?? start, start)
+            outputEnd = max(outputEnd ?? end, end)
+        }
     }
 
     public var segments: [Segment]
@@ -57,8 +66,13 @@ public struct FrameTally: Sendable {
         case .kept(let k):
             if !k.isHidden { segments[k.segment].framesIn += 1 }
             segments[k.segment].kept[k.level, default: 0] += 1
-            if k.isHidden { segments[k.segment].hidden += 1 }
-            end = max(end, Rational(k.pts + k.duration) * timeBase)
+            let frameEnd = Rational(k.pts + k.duration) * timeBase
+            if k.isHidden {
+                segments[k.segment].hidden += 1
+            } else {
+                segments[k.segment].noteOutput(from: Rational(k.pts) * timeBase, to: frameEnd)
+            }
+            end = max(end, frameEnd)
         }
     }
 
@@ -84,10 +98,22 @@ public struct FrameTally: Sendable {
         segments[plan.map.segmentIndex(at: t)].framesIn += 1
     }
 
-    /// Counts a re-encoded output frame for source time `t`, ending at output second `end`.
-    mutating func countSlot(at t: Rational, endingAt end: Rational, plan: ExportPlan) {
-        segments[plan.map.segmentIndex(at: t)].kept[0, default: 0] += 1
-        self.end = max(self.end, end)
+    /// Counts a re-encoded output frame for source time `t`, shown over output seconds `span`.
+    mutating func countSlot(at t: Rational, span: (start: Rational, end: Rational), plan: ExportPlan) {
+        let segment = plan.map.segmentIndex(at: t)
+        segments[segment].kept[0, default: 0] += 1
+        segments[segment].noteOutput(from: span.start, to: span.end)
+        end = max(end, span.end)
+    }
+
+    /// Takes the output frames a re-encoder counted (`countSlot`), keeping the source counts.
+    mutating func takeSlots(of reencoded: FrameTally) {
+        for i in segments.indices {
+            segments[i].kept = reencoded.segments[i].kept
+            segments[i].outputStart = reencoded.segments[i].outputStart
+            segments[i].outputEnd = reencoded.segments[i].outputEnd
+        }
+        end = reencoded.end
     }
 }
 

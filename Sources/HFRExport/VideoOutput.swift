@@ -146,10 +146,7 @@ final class VideoOutput {
     func finish(to muxer: borrowing Muxer) throws(ExportFailure) {
         guard let reencoder else { return }
         try reencoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
-        for (segment, frames) in reencoder.framesBySegment.enumerated() where frames > 0 {
-            tally.segments[segment].kept[0] = frames
-        }
-        tally.end = reencoder.end
+        tally.takeSlots(of: reencoder.slots)
     }
 
     private func mux(_ packet: Packet, from timeBase: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {

@@ -19,9 +19,7 @@ final class VideoReencoder {
     private(set) var framesIn = 0
     private(set) var framesOut = 0
     /// Output frames per segment of the time map (by the source time of their slot).
-    private(set) var framesBySegment: [Int]
-    /// Output seconds where the last encoded frame ends.
-    private(set) var end = Rational(0)
+    private(set) var slots: FrameTally
     private(set) var layerCounts: [Int: Int] = [:]
 
     init(
@@ -52,7 +50,7 @@ final class VideoReencoder {
         sourceTimeBase = info.timeBase
         self.origin = origin
         self.plan = plan
-        framesBySegment = Array(repeating: 0, count: plan.map.segments.count)
+        slots = FrameTally(segmentCount: plan.map.segments.count)
     }
 
     /// The output time base (a multiple of the rate, at least 90 kHz) and the ticks of one frame.
@@ -122,8 +120,10 @@ final class VideoReencoder {
             throw .processing("video encoder: \(error)")
         }
         packet.duration = frameTicks
-        if let t = slotTime() { framesBySegment[plan.map.segmentIndex(at: t)] += 1 }
-        end = Rational(pts + frameTicks) * outputTimeBase
+        if let t = slotTime() {
+            let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
+            slots.countSlot(at: t, span: span, plan: plan)
+        }
         slot += 1
         framesOut += 1
         try write(packet)
