@@ -104,7 +104,8 @@ struct BatchDryRunTests {
         let w = try Self.workspace()
         let manifest = try w.manifest(
             """
-            { "schema": "hfr.batch/1", "jobs": [ { "input": "in/a.mp4", "output": "out/a.mp4", "conform": 30, "dry-run": true } ] }
+            { "schema": "hfr.batch/1",
+              "jobs": [ { "input": "in/a.mp4", "output": "out/a.mp4", "conform": 30, "dry-run": true } ] }
             """, name: "dry.json")
         let r = try w.batch([manifest, "--dry-run"])
         #expect(r.status == 64, "\(r.stderr)")
