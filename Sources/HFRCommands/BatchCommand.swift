@@ -33,6 +33,11 @@ public struct BatchCommand: Command {
           --resume       skip a job whose output exists and whose record matches: same input
                          SHA-256, same options, same output size.
 
+        --dry-run runs nothing and writes nothing: a table of the shard's jobs, each with its export's
+        plan (copied or re-encoded, frames and seconds written, the audio as really handled: copied
+        where the speed is 1), or the error its export would fail with. --json: the same as JSON
+        (schema hfr.batch.plan/1, each job's plan as export --dry-run --json prints it).
+
         Progress goes to stderr (jobs done / total, failures, ETA). Ctrl-C or SIGTERM stops launching
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
@@ -53,7 +58,8 @@ public struct BatchCommand: Command {
         .flag("resume", help: "Skip jobs whose output is up to date (input digest and options match)."),
         .flag("force", help: "Replace outputs that hfr batch did not write."),
         .flag("fail-fast", help: "Stop at the first failed job."),
-        .flag("dry-run", help: "List this shard's jobs on stdout and run nothing."),
+        .flag("dry-run", help: "List this shard's jobs with their export plans on stdout; run nothing."),
+        .flag("json", help: "With --dry-run: the list as JSON (schema hfr.batch.plan/1)."),
         .flag("example", help: "Print a commented example manifest."),
     ]
 
@@ -71,6 +77,7 @@ public struct BatchCommand: Command {
     let force: Bool
     let failFast: Bool
     let dryRun: Bool
+    let json: Bool
     let example: Bool
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
@@ -96,6 +103,10 @@ public struct BatchCommand: Command {
         force = arguments.flag("force")
         failFast = arguments.flag("fail-fast")
         dryRun = arguments.flag("dry-run")
+        json = arguments.flag("json")
+        if json, !dryRun {
+            throw .usage("--json goes with --dry-run (a run's report: --json-report FILE)", of: command)
+        }
     }
 
     /// The export options a manifest may set, checked by the export's own parser.
@@ -107,8 +118,9 @@ public struct BatchCommand: Command {
             case .value: (spec.name, .value)
             case .repeatedValue: (spec.name, .repeated)
             }
-        }.filter { $0.0 != "json" && $0.0 != "force" },
+        }.filter { $0.0 != "json" && $0.0 != "force" && $0.0 != "dry-run" },
         reserved: [
+            "dry-run": "use 'hfr batch --dry-run' to see every job's plan",
             "json": "set by hfr batch itself (it reads each export's summary)",
             "force": "set by hfr batch itself: use 'hfr batch --force' to replace outputs it did not write",
         ],
@@ -132,7 +144,7 @@ public struct BatchCommand: Command {
         for note in parsed.notes { Console.error("Note: \(note)\n") }
         let jobs = part.select(parsed.jobs)
         if dryRun {
-            Self.list(jobs, of: parsed.jobs.count, shard: part)
+            list(jobs, of: parsed.jobs.count, shard: part, manifest: manifest)
             return
         }
         for path in [report, jsonReport].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
@@ -189,14 +201,24 @@ public struct BatchCommand: Command {
         }
     }
 
-    /// `--dry-run`: the shard's jobs on stdout, one tab-separated line each.
-    static func list(_ jobs: [BatchJob], of manifestJobs: Int, shard: Shard) {
-        var out = ""
-        for job in jobs {
-            out += ([job.id, job.manifestInput, job.manifestOutput] + job.options).joined(separator: "\t") + "\n"
+    /// `--dry-run`: the shard's jobs and what each export would do, a table (or JSON) on stdout;
+    /// the message of each export that would fail on stderr.
+    func list(_ jobs: [BatchJob], of manifestJobs: Int, shard: Shard, manifest: String) {
+        let entries = BatchPlan.entries(jobs)
+        if json {
+            let document = BatchPlan.document(entries, manifest: manifest, shard: shard, manifestJobs: manifestJobs)
+            Console.output(document.rendered + "\n")
+        } else {
+            Console.output(BatchPlan.text(entries))
         }
-        Console.output(out)
-        Console.error("batch: \(jobs.count) of \(manifestJobs) jobs in shard \(shard) (dry run)\n")
+        var failing = 0
+        for e in entries {
+            guard case .failure(let error) = e.plan else { continue }
+            failing += 1
+            Console.error("batch: job \(e.job.id) (\(e.job.manifestInput)) would fail: \(error.message)\n")
+        }
+        let fails = failing > 0 ? ", \(failing) would fail" : ""
+        Console.error("batch: \(jobs.count) of \(manifestJobs) jobs in shard \(shard)\(fails) (dry run)\n")
     }
 
     /// Runs `jobs` with the progress line on stderr.

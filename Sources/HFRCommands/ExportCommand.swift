@@ -50,6 +50,13 @@ public struct ExportCommand: Command {
         com.hfr.version, and creation_time: the input's, else its file's modification time (the same
         export gives the same bytes). It is written under a temporary name and renamed when complete; the input is never modified.
 
+        --dry-run prints the plan and writes nothing: per segment of the time map the source span,
+        speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's
+        frames, rate, length and audio, and why it re-encodes. The input is analysed and every frame
+        decided as the export does (same refusals, same exit codes), so the counts and the length are
+        those the export then writes. With --json: schema hfr.export-plan/1 (docs/export-json.md), also
+        the 'plan' member of the export's own --json summary.
+
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
         timestamps file with a bad line or not one time per frame) or refused by --reencode never, 74
@@ -69,6 +76,7 @@ public struct ExportCommand: Command {
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
+        .flag("dry-run", help: "Print the plan (frames kept per segment, output length) and write nothing."),
     ]
 
     let settings: ExportSettings
@@ -77,6 +85,7 @@ public struct ExportCommand: Command {
     let rawTiming: RawTimingArguments
     let json: Bool
     let force: Bool
+    let dryRun: Bool
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let command = ExportCommand.self
@@ -99,6 +108,7 @@ public struct ExportCommand: Command {
         rawTiming = try RawTimingArguments(arguments, of: command)
         json = arguments.flag("json")
         force = arguments.flag("force")
+        dryRun = arguments.flag("dry-run")
     }
 
     /// What to do, from `--conform`, `--fps`, `--speed` and `--ramp` (which exclude one another
@@ -161,20 +171,12 @@ public struct ExportCommand: Command {
     }
 
     public func run() throws(HFRError) {
-        var settings = settings
-        // Before anything is read: a container hfr writes, and no input (by any name) as the output.
-        try OutputFile.checkTarget(
-            settings.output, inputs: [settings.input] + [rawTiming.timestampsPath].compactMap { $0 }, of: Self.self)
-        settings.timing = try rawTiming.timing()
-        let size = try InputFile.validate(settings.input)
-        if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
-            do {
-                let map = try RecordedRamp.timeMap(input: settings.input)
-                settings.mode = .ramp(map, fps: fps)
-                Console.error("Note: --ramp auto: the recorded slow-motion segments give \(map)\n")
-            } catch {
-                throw ExportCommand.error(error, settings: settings)
-            }
+        let (settings, size) = try resolved()
+        if dryRun {
+            try OutputFile.checkDirectory(of: settings.output)
+            let plan = try Self.plan(settings, fileSize: size)
+            Console.output(json ? ExportPlanJSON.document(plan).rendered + "\n" : ExportPlanText.render(plan))
+            return
         }
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
@@ -194,6 +196,37 @@ public struct ExportCommand: Command {
         for note in report.notes { Console.error("Note: \(note)\n") }
         Console.error(ExportJSON.summaryLine(report) + "\n")
         if json { Console.output(ExportJSON.document(report).rendered + "\n") }
+    }
+
+    /// The settings completed from the input (`--timestamps`, `--ramp auto`) and the input's size,
+    /// after the checks that read no packet: the output's container, no input as the output.
+    func resolved() throws(HFRError) -> (ExportSettings, Int64) {
+        var settings = settings
+        try OutputFile.checkTarget(
+            settings.output, inputs: [settings.input] + [rawTiming.timestampsPath].compactMap { $0 }, of: Self.self)
+        settings.timing = try rawTiming.timing()
+        let size = try InputFile.validate(settings.input)
+        if isRecordedRamp, case .ramp(_, let fps) = settings.mode {
+            do {
+                let map = try RecordedRamp.timeMap(input: settings.input)
+                settings.mode = .ramp(map, fps: fps)
+                Console.error("Note: --ramp auto: the recorded slow-motion segments give \(map)\n")
+            } catch {
+                throw ExportCommand.error(error, settings: settings)
+            }
+        }
+        return (settings, size)
+    }
+
+    /// The plan, made as the export makes it, with nothing written (`--dry-run`, `hfr batch --dry-run`).
+    static func plan(_ settings: ExportSettings, fileSize: Int64) throws(HFRError) -> ExportPreview {
+        StopSignal.install()
+        do {
+            return try ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+                .preview(fileSize: fileSize)
+        } catch {
+            throw ExportCommand.error(error, settings: settings)
+        }
     }
 
     /// One line and the exit code of SPEC.md for each way an export can fail.

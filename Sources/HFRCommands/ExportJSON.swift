@@ -47,6 +47,7 @@ enum ExportJSON {
             ("outputDuration", seconds(r.outputDuration)),
             ("notes", .array(r.notes.map { .string($0) })),
             ("elapsedSeconds", .double(r.elapsedSeconds)),
+            ("plan", .optional(r.plan.map(ExportPlanJSON.document))),
         ])
     }
 

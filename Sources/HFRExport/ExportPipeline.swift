@@ -22,12 +22,7 @@ public final class ExportPipeline {
     public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
-        let analysis = try analyze(demuxer, fileSize: fileSize)
-        if settings.audio != .mute {
-            try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
-        }
-        let plan = try ExportPlan.make(settings, analysis)
-        try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
+        let (analysis, plan) = try plan(demuxer, fileSize: fileSize)
         // Dropped without commit (a failure, Ctrl-C), the temporary output is removed.
         let output = AtomicOutput(path: settings.output)
         var report = try write(
@@ -39,6 +34,19 @@ public final class ExportPipeline {
         }
         report.elapsedSeconds = Date().timeIntervalSince(started)
         return report
+    }
+
+    /// What the export and its dry run share: the input analysed and the plan made, with the same
+    /// refusals (video and audio lengths no file has, options the input cannot take, a first frame
+    /// that does not decode). `demuxer` is left at the start of the input.
+    func plan(_ demuxer: borrowing Demuxer, fileSize: Int64) throws(ExportFailure) -> (InputAnalysis, ExportPlan) {
+        let analysis = try analyze(demuxer, fileSize: fileSize)
+        if settings.audio != .mute {
+            try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
+        }
+        let plan = try ExportPlan.make(settings, analysis)
+        try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
+        return (analysis, plan)
     }
 
     /// A conform keeps every frame: the header (a tagged capture rate) or the container's index (an
@@ -99,15 +107,25 @@ public final class ExportPipeline {
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
             rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil, isCopy: plan.layers != nil)
-        report.outputDuration = facts.duration ?? report.outputDuration
+        let duration = videoOut.tally.duration(isISO: format == "mp4" || format == "mov")
+        report.outputDuration = facts.duration ?? duration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
-        // Analysed from the header, the frames were taken as evenly spaced; the copy saw them all.
-        if analysis.isEvenlySpaced, videoTimes.isOrdered, !videoTimes.isEven {
-            report.notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
-        }
-        report.notes += Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: video.metadata)
+        report.notes += ExportPipeline.readNotes(analysis, spacing: videoTimes, demuxer: demuxer)
+        report.plan = ExportPreview(
+            settings: settings, analysis: analysis, plan: plan, tally: videoOut.tally,
+            outputDuration: duration, notes: report.notes)
         return report
+    }
+
+    /// What the pass over the packets found to say: uneven frame times the header did not tell
+    /// (analysed from it, the frames were taken as evenly spaced), capture-rate tags ignored.
+    static func readNotes(_ analysis: InputAnalysis, spacing: GapRange, demuxer: borrowing Demuxer) -> [String] {
+        var notes: [String] = []
+        if analysis.isEvenlySpaced, spacing.isOrdered, !spacing.isEven {
+            notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
+        }
+        return notes + Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: analysis.video.metadata)
     }
 
     /// Tags (in key order: a dictionary's order changes from run to run, and so would the file's
@@ -152,9 +170,7 @@ public final class ExportPipeline {
         var spacing = GapRange()
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
-            if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
-                throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
-            }
+            try ExportPipeline.checkIntact(packet, fileSize: fileSize)
             if !isVideo, try extras.write(packet, to: muxer) { return }
             if isVideo {
                 videoPackets += 1
@@ -207,7 +223,7 @@ public final class ExportPipeline {
             levelSignalling: analysis.layerSignalling?.rawValue ?? "not-analysed",
             isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
-            audioAlgorithm: audio == nil ? "none" : plan.copiesAudio ? "copy" : settings.audio.rawValue,
+            audioAlgorithm: ExportPreview.audioAlgorithm(settings, analysis, plan),
             inputDuration: analysis.end * analysis.streamScale, outputDuration: plan.outputDuration, notes: plan.notes)
         report.framesIn = video.framesIn
         report.framesOut = video.framesOut
@@ -219,8 +235,15 @@ public final class ExportPipeline {
         return report
     }
 
+    /// Refuses a packet the demuxer flags corrupt or that runs past the end of the file.
+    static func checkIntact(_ packet: Packet, fileSize: Int64) throws(ExportFailure) {
+        if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
+            throw .badInput("truncated or corrupt: packet at byte \(packet.position ?? -1) is incomplete")
+        }
+    }
+
     /// The next packet of the streams not discarded; false at the end.
-    private static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
+    static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
         do {
             return try demuxer.read(into: packet)
         } catch {
@@ -230,7 +253,7 @@ public final class ExportPipeline {
     }
 
     /// Opens the input; a raw stream needs times (`InputTiming`), a container must not be given any.
-    private static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
+    static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
         let demuxer: Demuxer
         do {
             demuxer = try Demuxer(input: input)

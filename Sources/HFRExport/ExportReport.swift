@@ -28,6 +28,8 @@ public struct ExportReport: Sendable {
     public var outputDuration: Rational
     public var notes: [String]
     public var elapsedSeconds = 0.0
+    /// The plan as carried out: the counts the dry run prints for the same export.
+    public var plan: ExportPreview?
 
     /// Seconds of audio in the output; nil without an audio track (or when copied, see `outputDuration`).
     public var audioDuration: Rational? {

@@ -18,19 +18,18 @@ final class VideoOutput {
     /// The prefix NAL units the last packet carried for this one (with their length fields).
     private var carriedPrefix: [UInt8]?
     private let reencoder: VideoReencoder?
-    private let mapStart: Rational
-    /// With one speed and the scaled source time base, output ticks are source ticks minus this
-    /// (exact integers: the same result as the rational map, without its arithmetic per packet).
-    private var tickOffset: Int64?
-    private(set) var framesIn = 0
+    /// Which frames a copy keeps and their output times; nil when re-encoding.
+    private let selection: CopySelection?
     /// Decode times rewritten evenly (`EvenDecodeTimes`) when layers are dropped at one speed.
     private var decodeTimes: EvenDecodeTimes?
-    private var copiedOut = 0
+    /// What was written, per segment of the time map (the report's plan).
+    private(set) var tally: FrameTally
+    var framesIn: Int { reencoder?.framesIn ?? tally.framesIn }
     /// Copied frames before the range start: decoded as references, hidden by an edit list.
-    private(set) var hiddenOut = 0
-    private(set) var droppedByLevel: [Int: Int] = [:]
+    var hiddenOut: Int { tally.hidden }
+    var droppedByLevel: [Int: Int] { reencoder == nil ? tally.droppedByLevel : [:] }
 
-    var framesOut: Int { reencoder?.framesOut ?? copiedOut }
+    var framesOut: Int { reencoder?.framesOut ?? tally.framesOut }
 
     init(
         demuxer: borrowing Demuxer, muxer: borrowing Muxer, info: StreamInfo, plan: ExportPlan, origin: Rational
@@ -41,18 +40,21 @@ final class VideoOutput {
         parser = FrameParser(codecName: info.codecName, extradata: info.extradata)
         let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
         movesPrefixes = parser?.codec == .h264 && dropsLayers
-        decodeTimes = dropsLayers && plan.map.isConstant ? EvenDecodeTimes() : nil
+        decodeTimes = CopySelection.evenDecodeTimes(plan)
         if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info) {
             throw .refused(refusal)
         }
-        mapStart = plan.map.outputTime(at: plan.start)
+        tally = FrameTally(
+            segmentCount: plan.map.segments.count, reorderDelay: demuxer.reorderDelay(ofStream: info.index))
+        selection = plan.layers.map {
+            CopySelection(plan: plan, layers: $0, sourceTimeBase: info.timeBase, origin: origin)
+        }
         do {
-            if plan.layers != nil {
-                timeBase = VideoOutput.copyTimeBase(source: info.timeBase, plan: plan)
+            if let selection {
+                timeBase = selection.timeBase
                 reencoder = nil
                 let parameters = try demuxer.codecParameters(ofStream: info.index)
-                index = try muxer.addStream(
-                    copying: parameters, timeBase: VideoOutput.copyTimeBase(source: info.timeBase, plan: plan))
+                index = try muxer.addStream(copying: parameters, timeBase: selection.timeBase)
                 muxer.keepCodecTag(of: parameters, ofStream: index)
             } else {
                 let made = try VideoReencoder(
@@ -68,60 +70,31 @@ final class VideoOutput {
             throw .settingUpOutput(error)
         }
         muxer.setFrameRate(plan.outputRate, ofStream: index)
-        if plan.layers != nil, plan.map.isConstant, timeBase == info.timeBase / plan.map.segments[0].speed {
-            let offset = origin / info.timeBase + mapStart / timeBase
-            if offset.isInteger { tickOffset = offset.numerator }
-        }
-    }
-
-    /// With one speed, source ticks scaled by 1/speed: every timestamp maps to a whole tick, exactly.
-    static func copyTimeBase(source: Rational, plan: ExportPlan) -> Rational {
-        if plan.map.isConstant {
-            let scaled = source / plan.map.segments[0].speed
-            if scaled.numerator == 1, scaled.denominator < Int64(Int32.max) { return scaled }
-        }
-        let rate = plan.outputRate
-        let multiple = max(1, (90000 + rate.numerator - 1) / rate.numerator)
-        return Rational(rate.denominator, rate.numerator * multiple)
     }
 
     /// Copies or re-encodes one source packet.
     func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) {
+        tally.framesIn += 1
         if let reencoder {
+            if let pts = packet.pts {
+                tally.countSource(at: Rational.seconds(pts, in: info.timeBase) - origin, plan: plan)
+            }
             try reencoder.push(packet) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
             return
         }
-        framesIn += 1
-        guard let pts = packet.pts, let layers = plan.layers else { return }
+        guard let pts = packet.pts, let selection else { return }
         decodeTimes?.observeSource(packet)
         let structure = try parse(packet)
-        let t = Rational.seconds(pts, in: info.timeBase) - origin
-        let level = structure.map { LayerPlan.level(of: $0, usesTemporalID: layers.usesTemporalID) } ?? 0
-        let segment = plan.map.segmentIndex(at: t)
-        let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
-        guard inRange, layers.keeps(level: level, segment: segment) else {
-            droppedByLevel[level, default: 0] += 1
-            return
-        }
-        let speed = plan.map.segments[segment].speed
-        let stride = LayerPlan.stride(capture: plan.streamRate, speed: speed, output: plan.outputRate)
-        if let offset = tickOffset, stride.isInteger {
-            packet.pts = pts - offset
-            packet.dts = packet.dts.map { $0 - offset }
-            packet.duration *= stride.numerator
-        } else {
-            let sourceDuration = Rational.seconds(packet.duration, in: info.timeBase) * stride
-            packet.pts = ticks(t)
-            packet.dts = packet.dts.map { ticks(Rational.seconds($0, in: info.timeBase) - origin) }
-            packet.duration = ticks(t + sourceDuration) - ticks(t)
-        }
+        let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
+        tally.count(choice, timeBase: timeBase)
+        guard case .kept(let kept) = choice else { return }
+        CopySelection.retime(packet, as: kept, &decodeTimes)
+        tally.noteWritten(packet, timeBase: timeBase)
         // Within the output nothing references the top kept layer any more: mark it droppable too.
-        let topKept = layers.maxLevels[segment]
+        let topKept = selection.layers.maxLevels[kept.segment]
         packet.isDisposable =
-            structure?.isDroppable == true || (layers.usesTemporalID && topKept > 0 && level == topKept)
-        decodeTimes?.retime(packet)
-        copiedOut += 1
-        if t < plan.start { hiddenOut += 1 }
+            structure?.isDroppable == true
+            || (selection.layers.usesTemporalID && topKept > 0 && kept.level == topKept)
         try mux(packet, from: timeBase, muxer)
     }
 
@@ -135,11 +108,7 @@ final class VideoOutput {
             return (PacketIntegrity.isWellFormed(data, codec: parser.codec, packaging: parser.packaging), s, trailing)
         }
         self.parser = parser
-        guard isWellFormed else {
-            throw .badInput(
-                "corrupt video packet: frame \(framesIn - 1) at byte \(packet.position ?? -1) is not valid \(parser.codec.displayName)"
-            )
-        }
+        guard isWellFormed else { throw VideoOutput.malformed(packet, frame: framesIn - 1, parser: parser) }
         guard movesPrefixes, carriedPrefix != nil || trailing != nil else { return structure }
         let leading = carriedPrefix ?? []
         carriedPrefix = trailing
@@ -152,24 +121,32 @@ final class VideoOutput {
         return structure
     }
 
+    /// The failure for a packet whose NAL units `PacketIntegrity` refuses (`frame`: its index).
+    static func malformed(_ packet: Packet, frame: Int, parser: FrameParser) -> ExportFailure {
+        .badInput(
+            "corrupt video packet: frame \(frame) at byte \(packet.position ?? -1) is not valid \(parser.codec.displayName)"
+        )
+    }
+
     /// Why the output container cannot hold the copied video, naming one that can; nil when it can.
     static func containerRefusal(_ muxer: borrowing Muxer, info: StreamInfo) -> String? {
-        guard !muxer.accepts(codecID: info.codecID) else { return nil }
+        containerRefusal(format: muxer.formatName, accepts: muxer.accepts(codecID: info.codecID), info: info)
+    }
+
+    /// `containerRefusal` for container `format`, which `accepts` the video's codec or not.
+    static func containerRefusal(format: String, accepts: Bool, info: StreamInfo) -> String? {
+        guard !accepts else { return nil }
         let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4")]
-        let output = names.first { $0.0 == muxer.formatName }?.1.uppercased() ?? muxer.formatName
+        let output = names.first { $0.0 == format }?.1.uppercased() ?? format
         let instead = names.first { Muxer.format($0.0, accepts: info.codecID) }.map { "write .\($0.1) instead, or " }
         return
             "\(info.codecName) video cannot be copied into \(output); \(instead ?? "")re-encode to H.264 with --reencode always"
     }
 
-    /// Output ticks of source time `t`.
-    private func ticks(_ t: Rational) -> Int64 {
-        ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded()
-    }
-
     func finish(to muxer: borrowing Muxer) throws(ExportFailure) {
-        try reencoder?.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
-        if let reencoder { framesIn = reencoder.framesIn }
+        guard let reencoder else { return }
+        try reencoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
+        tally.takeSlots(of: reencoder.slots)
     }
 
     private func mux(_ packet: Packet, from timeBase: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {

@@ -18,6 +18,8 @@ final class VideoReencoder {
     private var slot: Int64 = 0
     private(set) var framesIn = 0
     private(set) var framesOut = 0
+    /// Output frames per segment of the time map (by the source time of their slot).
+    private(set) var slots: FrameTally
     private(set) var layerCounts: [Int: Int] = [:]
 
     init(
@@ -44,12 +46,18 @@ final class VideoReencoder {
         } catch {
             throw .processing("video encoder: \(error)")
         }
-        let multiple = max(1, (90000 + rate.numerator - 1) / rate.numerator)
-        outputTimeBase = Rational(rate.denominator, rate.numerator * multiple)
-        frameTicks = (rate.reciprocal / outputTimeBase).rounded()
+        (outputTimeBase, frameTicks) = VideoReencoder.timing(rate: rate)
         sourceTimeBase = info.timeBase
         self.origin = origin
         self.plan = plan
+        slots = FrameTally(segmentCount: plan.map.segments.count)
+    }
+
+    /// The output time base (a multiple of the rate, at least 90 kHz) and the ticks of one frame.
+    static func timing(rate: Rational) -> (timeBase: Rational, frameTicks: Int64) {
+        let multiple = max(1, (90000 + rate.numerator - 1) / rate.numerator)
+        let timeBase = Rational(rate.denominator, rate.numerator * multiple)
+        return (timeBase, (rate.reciprocal / timeBase).rounded())
     }
 
     /// SPS/PPS for the output stream's extradata.
@@ -95,11 +103,7 @@ final class VideoReencoder {
     }
 
     /// Source time of the next output slot; nil past the end.
-    private func slotTime() -> Rational? {
-        let base = plan.map.outputTime(at: plan.start)
-        let t = plan.map.sourceTime(at: base + Rational(slot) / plan.outputRate)
-        return t < plan.end ? t : nil
-    }
+    private func slotTime() -> Rational? { plan.reencodedSlotTime(slot) }
 
     private func encode(_ frame: Frame, _ write: (Packet) throws(ExportFailure) -> Void) throws(ExportFailure) {
         let picture: Frame
@@ -116,6 +120,10 @@ final class VideoReencoder {
             throw .processing("video encoder: \(error)")
         }
         packet.duration = frameTicks
+        if let t = slotTime() {
+            let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
+            slots.countSlot(at: t, span: span, plan: plan)
+        }
         slot += 1
         framesOut += 1
         try write(packet)

@@ -88,7 +88,9 @@ import Testing
         let shuffled = try w.manifest(
             "{ \"jobs\": [\n" + entries.reversed().joined(separator: ",\n") + "],\n \"schema\": \"hfr.batch/1\" }",
             name: "shuffled.json")
-        func listed(_ r: ToolResult) -> Set<String> { Set(r.stdout.split(separator: "\n").map(String.init)) }
+        func listed(_ r: ToolResult) -> Set<String> {
+            Set(r.stdout.split(separator: "\n").dropFirst().map(String.init))
+        }
         for k in 1...4 {
             let fixed = try w.batch([manifest, "--shard", "\(k)/4", "--dry-run"])
             #expect(fixed.status == 0, "\(fixed.stderr)")
@@ -422,7 +424,7 @@ struct BatchExampleTests {
         let manifest = try w.manifest(example.stdout)
         let r = try w.batch([manifest, "--dry-run"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.split(separator: "\n").count == 5)
+        #expect(r.stdout.split(separator: "\n").count == 1 + 5)
     }
 
     @Test(arguments: [

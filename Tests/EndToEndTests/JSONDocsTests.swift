@@ -25,6 +25,9 @@ import Testing
             #expect(r.status == 0, "\(options): \(r.stderr)")
             let json = try Tool.json(r.stdout)
             schema.check(json, "export \(options.joined(separator: " "))")
+            let dryRun = try Tool.hfr(["export", input, out, "--dry-run", "--json"] + options)
+            #expect(dryRun.status == 0, "\(options) --dry-run: \(dryRun.stderr)")
+            schema.member("plan").check(try Tool.json(dryRun.stdout), "export --dry-run \(options)")
             layerSignals.insert(((json["video"] as? [String: Any])?["layerSignalling"] as? String) ?? "")
             try DocSchema(file: "probe-json.md").check(
                 Tool.json(Tool.hfr(["probe", "--json", out]).stdout), "probe \(out)")
@@ -151,6 +154,15 @@ struct DocSchema {
             let path = name == first || name.contains(".") || parent == nil ? name : parent! + "." + name
             members[path] = Member(isOptional: type.contains("optional"), values: values)
         }
+    }
+
+    /// The members under `path`, as a document of their own (`plan.segments` → `segments`).
+    func member(_ path: String) -> DocSchema {
+        var inner = DocSchema(text: "")
+        for (name, member) in members where name.hasPrefix(path + ".") {
+            inner.members[String(name.dropFirst(path.count + 1))] = member
+        }
+        return inner
     }
 
     /// Whether the doc describes members inside `path` (else it is free-form, like `tags`).

@@ -1,0 +1,76 @@
+import HFRExport
+import HFRMedia
+
+/// An export's plan for people (`export --dry-run`): a line on what is done, one table row per
+/// segment of the time map, the totals and the notes.
+enum ExportPlanText {
+    static func render(_ p: ExportPreview) -> String {
+        let how = p.reencodeReason.map { "re-encoded to H.264 (\($0))" } ?? "copied losslessly"
+        var out = "Plan: \(p.input) → \(p.output) (\(containerName(p.container))), video \(how)\n"
+        out += "capture \(p.captureRate.compactDescription) fps (\(p.captureRateSource)), "
+        out += "output \(p.outputRate.compactDescription) fps, time map \(p.map)\(layers(p))\n\n"
+        var rows = [["source s", "speed", "video", "frames in", "kept", "dropped", "frames out", "output s"]]
+        for s in p.segments {
+            rows.append([
+                span(s.sourceStart, s.sourceEnd), s.speed.compactDescription, s.maxLevel == nil ? "re-encode" : "copy",
+                String(s.frames.framesIn), kept(s), levels(s.frames.dropped), String(s.frames.framesOut),
+                span(s.outputStart, s.outputEnd),
+            ])
+        }
+        out += table(rows)
+        out += "\nOutput: \(p.framesOut) frames at \(p.outputRate.compactDescription) fps, "
+        out += "\(seconds(p.outputDuration)) s"
+        if p.hiddenFrames > 0 { out += ", \(p.hiddenFrames) of them before the start (hidden by an edit list)" }
+        out += "; audio \(p.audioAlgorithm == "copy" ? "copied" : p.audioAlgorithm)\n"
+        for note in p.notes { out += "Note: \(note)\n" }
+        return out
+    }
+
+    /// What the levels (L0, L1, …) of the table are.
+    static func layers(_ p: ExportPreview) -> String {
+        switch (p.layerSignalling, p.levelCount) {
+        case ("nal-ref-idc", _): ", levels L0 reference and L1 non-reference frames (nal_ref_idc)"
+        case (let signalling?, let count?) where count > 1:
+            ", \(count) temporal layers L0-L\(count - 1) (\(signalling))"
+        default: ""
+        }
+    }
+
+    /// What a segment keeps: every frame, the re-encoder's choice, or the kept frames per layer.
+    static func kept(_ s: ExportPreview.Segment) -> String {
+        if s.maxLevel == nil { return "nearest frame per output frame" }
+        if s.keepsEveryFrame { return "every frame" }
+        return levels(s.frames.kept) + " (1 in \(s.stride.compactDescription))"
+    }
+
+    /// `L0 15, L1 15`; `-` for none.
+    static func levels(_ counts: [Int: Int]) -> String {
+        counts.isEmpty
+            ? "-" : counts.sorted { $0.key < $1.key }.map { "L\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+
+    static func span(_ a: Rational, _ b: Rational) -> String { "\(seconds(a))-\(seconds(b))" }
+
+    static func seconds(_ r: Rational) -> String { DecimalText.fixed(r.doubleValue, digits: 3) }
+
+    static func containerName(_ format: String) -> String { format == "matroska" ? "MKV" : format.uppercased() }
+
+    /// Columns padded to their widest cell; numbers right-aligned.
+    static func table(_ rows: [[String]], numeric: Set<Int> = [3, 6]) -> String {
+        let widths = rows[0].indices.map { c in rows.map { $0[c].count }.max() ?? 0 }
+        return rows.map { row in
+            row.indices.map { c in
+                let pad = String(repeating: " ", count: widths[c] - row[c].count)
+                return numeric.contains(c) ? pad + row[c] : row[c] + pad
+            }.joined(separator: "  ").trimmingSuffix() + "\n"
+        }.joined()
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

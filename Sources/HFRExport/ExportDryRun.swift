@@ -1,0 +1,91 @@
+import HFRMedia
+import HFRProbe
+
+extension ExportPipeline {
+    /// `export --dry-run`: the analysis and plan the export makes (the same refusals), then one read
+    /// of the video packets deciding each frame as the export does, counting instead of writing.
+    /// Nothing is written, not even a temporary file.
+    public func preview(fileSize: Int64) throws(ExportFailure) -> ExportPreview {
+        let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
+        let (analysis, plan) = try plan(demuxer, fileSize: fileSize)
+        let video = analysis.video
+        let format = AtomicOutput.containerFormat(for: settings.output)
+        if plan.layers != nil,
+            let refusal = VideoOutput.containerRefusal(
+                format: format, accepts: Muxer.format(format, accepts: video.codecID), info: video)
+        {
+            throw .refused(refusal)
+        }
+        let extras = ExtraTrackOutput(
+            streams: demuxer.streams, metadata: demuxer.metadata, video: video,
+            audio: settings.audio == .mute ? nil : analysis.audio, format: format, plan: plan, origin: analysis.origin)
+        let (tally, spacing) = try count(demuxer, analysis: analysis, plan: plan, fileSize: fileSize)
+        let notes = plan.notes + extras.notes + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
+        return ExportPreview(
+            settings: settings, analysis: analysis, plan: plan, tally: tally,
+            outputDuration: tally.duration(isISO: format == "mp4" || format == "mov"), notes: notes)
+    }
+
+    /// The video frames the export would write, per segment: copies through `CopySelection` (after
+    /// the same `FrameParser` reading of each packet), re-encodes one frame per slot of the plan.
+    /// Also the spacing of the frames' times, as the export's pass measures it.
+    private func count(
+        _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64
+    ) throws(ExportFailure) -> (FrameTally, GapRange) {
+        let video = analysis.video
+        var tally = FrameTally(
+            segmentCount: plan.map.segments.count, reorderDelay: demuxer.reorderDelay(ofStream: video.index))
+        let packet: Packet
+        do {
+            packet = try Packet()
+        } catch {
+            throw .processing("\(error)")
+        }
+        var parser = FrameParser(codecName: video.codecName, extradata: video.extradata)
+        let selection = plan.layers.map {
+            CopySelection(plan: plan, layers: $0, sourceTimeBase: video.timeBase, origin: analysis.origin)
+        }
+        var decodeTimes = CopySelection.evenDecodeTimes(plan)
+        var spacing = GapRange()
+        demuxer.discardStreams(except: [video.index])
+        while try ExportPipeline.read(demuxer, into: packet) {
+            guard packet.streamIndex == video.index else { continue }
+            if shouldStop() { throw .interrupted }
+            try ExportPipeline.checkIntact(packet, fileSize: fileSize)
+            tally.framesIn += 1
+            spacing.keep(packet.pts)
+            guard let pts = packet.pts else { continue }
+            guard let selection else {
+                tally.countSource(at: Rational.seconds(pts, in: video.timeBase) - analysis.origin, plan: plan)
+                continue
+            }
+            // Parsed and checked as the copy does (`VideoOutput`): a malformed packet fails the same way.
+            let (structure, isWellFormed) = packet.withData { data in
+                (
+                    parser?.parse(data),
+                    parser.map { PacketIntegrity.isWellFormed(data, codec: $0.codec, packaging: $0.packaging) } ?? true
+                )
+            }
+            if let parser, !isWellFormed {
+                throw VideoOutput.malformed(packet, frame: tally.framesIn - 1, parser: parser)
+            }
+            decodeTimes?.observeSource(packet)
+            let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
+            tally.count(choice, timeBase: selection.timeBase)
+            guard case .kept(let kept) = choice else { continue }
+            CopySelection.retime(packet, as: kept, &decodeTimes)
+            tally.noteWritten(packet, timeBase: selection.timeBase)
+        }
+        if tally.framesIn == 0 { throw .badInput("the video stream has no frames") }
+        if plan.layers == nil {
+            let (timeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)
+            var slot: Int64 = 0
+            while let t = plan.reencodedSlotTime(slot) {
+                let span = (Rational(slot * frameTicks) * timeBase, Rational((slot + 1) * frameTicks) * timeBase)
+                tally.countSlot(at: t, span: span, plan: plan)
+                slot += 1
+            }
+        }
+        return (tally, spacing)
+    }
+}

@@ -1,0 +1,107 @@
+import HFRMedia
+import HFRProbe
+
+/// An export's plan as people and scripts read it: per segment of the time map, the source span,
+/// speed, the frames kept and dropped per layer, copied or re-encoded, the output frames; then the
+/// totals. `export --dry-run` prints it before anything is written, from a pass that decides each
+/// frame as the export does (`CopySelection`); the export's report carries the one it wrote.
+public struct ExportPreview: Sendable {
+    public struct Segment: Sendable {
+        /// Real (source) seconds of the input this segment covers, within the range.
+        public let sourceStart: Rational
+        public let sourceEnd: Rational
+        /// Playback speed (real time).
+        public let speed: Rational
+        /// Source frames per output frame (C·S/O).
+        public let stride: Rational
+        /// Copied: the highest level kept (nil: re-encoded).
+        public let maxLevel: Int?
+        /// Whether every frame of the segment is written (no layer dropped), copied or not.
+        public let keepsEveryFrame: Bool
+        public let frames: FrameTally.Segment
+        /// Output seconds the segment's written frames span (from the first's start to the last's
+        /// end; the map's span when it has none), from the output's start.
+        public let outputStart: Rational
+        public let outputEnd: Rational
+    }
+
+    public let input: String
+    public let output: String
+    /// libavformat's name of the output container ("mp4", "mov", "matroska").
+    public let container: String
+    public let captureRate: Rational
+    public let captureRateSource: String
+    public let outputRate: Rational
+    /// The time map in real time, after snapping.
+    public let map: TimeMap
+    public let start: Rational
+    public let end: Rational
+    /// Levels the analysis told apart (nil: not analysed, every frame kept) and how they are signalled.
+    public let levelCount: Int?
+    public let layerSignalling: String?
+    /// nil when copied losslessly.
+    public let reencodeReason: String?
+    public let segments: [Segment]
+    public let framesIn: Int
+    public let framesOut: Int
+    /// Written frames before the range start, hidden by an edit list.
+    public let hiddenFrames: Int
+    /// Video seconds of the output: where its last frame ends.
+    public let outputDuration: Rational
+    /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
+    public let audioAlgorithm: String
+    public let notes: [String]
+
+    public var isReencoded: Bool { reencodeReason != nil }
+
+    init(
+        settings: ExportSettings, analysis: InputAnalysis, plan: ExportPlan, tally: FrameTally,
+        outputDuration: Rational, notes: [String]
+    ) {
+        input = settings.input
+        output = settings.output
+        container = AtomicOutput.containerFormat(for: settings.output)
+        captureRate = analysis.captureRate
+        captureRateSource = analysis.captureRateSource.rawValue
+        outputRate = plan.outputRate
+        map = plan.realMap
+        start = plan.realStart
+        end = plan.realEnd
+        levelCount = analysis.layerSignalling == nil ? nil : analysis.levelCount
+        layerSignalling = analysis.layerSignalling?.rawValue
+        reencodeReason = plan.layers == nil ? (plan.reencodeReason ?? "re-encoded") : nil
+        segments = ExportPreview.segments(plan: plan, tally: tally)
+        framesIn = tally.framesIn
+        framesOut = tally.framesOut
+        hiddenFrames = tally.hidden
+        self.outputDuration = outputDuration
+        audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
+        self.notes = notes
+    }
+
+    /// What happens to the audio: the rule the report and the plan share.
+    static func audioAlgorithm(_ settings: ExportSettings, _ analysis: InputAnalysis, _ plan: ExportPlan) -> String {
+        if settings.audio == .mute || analysis.audio == nil { return "none" }
+        return plan.copiesAudio ? "copy" : settings.audio.rawValue
+    }
+
+    /// The map's segments that overlap the range (or hold written frames), clipped to it.
+    static func segments(plan: ExportPlan, tally: FrameTally) -> [Segment] {
+        let k = plan.streamScale
+        let base = plan.map.outputTime(at: plan.start)
+        return plan.map.segments.enumerated().compactMap { i, s in
+            let from = max(s.start, plan.start)
+            let to = min(s.end ?? plan.end, plan.end)
+            let frames = tally.segments[i]
+            guard from < to || frames.framesOut > 0 else { return nil }
+            let maxLevel = plan.layers?.maxLevels[i]
+            let keepsAll = plan.layers.map { $0.maxLevels[i] >= $0.levelCount - 1 } ?? false
+            return Segment(
+                sourceStart: from * k, sourceEnd: max(from, to) * k, speed: s.speed * k,
+                stride: LayerPlan.stride(capture: plan.streamRate, speed: s.speed, output: plan.outputRate),
+                maxLevel: maxLevel, keepsEveryFrame: keepsAll && frames.dropped.isEmpty, frames: frames,
+                outputStart: frames.outputStart ?? plan.map.outputTime(at: from) - base,
+                outputEnd: frames.outputEnd ?? plan.map.outputTime(at: max(from, to)) - base)
+        }
+    }
+}

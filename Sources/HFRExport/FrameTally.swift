@@ -1,0 +1,128 @@
+import HFRMedia
+
+/// The video frames of an export counted per segment of the plan's time map: filled by the export
+/// as it writes (`VideoOutput`, `VideoReencoder`) and by the dry run as it reads, through the same
+/// decisions (`CopySelection`, `ExportPlan.reencodedSlotTime`).
+public struct FrameTally: Sendable {
+    public struct Segment: Sendable, Equatable {
+        /// Source frames presented in the segment, within the range.
+        public var framesIn = 0
+        /// Written frames per level (copies); a re-encode has level 0 only.
+        public var kept: [Int: Int] = [:]
+        /// Frames whose level the layer plan drops in this segment.
+        public var dropped: [Int: Int] = [:]
+        /// Written frames before the range start (decoded as references, hidden by an edit list).
+        public var hidden = 0
+
+        /// Output seconds from the first shown frame written for it to where its last one ends.
+        public var outputStart: Rational?
+        public var outputEnd: Rational?
+
+        public var framesOut: Int { kept.values.reduce(0, +) }
+
+        mutating func noteOutput(from start: Rational, to end: Rational) {
+            outputStart = min(outputStart ?? start, start)
+            outputEnd = max(outputEnd ?? end, end)
+        }
+    }
+
+    public var segments: [Segment]
+    /// Video packets read.
+    public var framesIn = 0
+    /// Frames outside the range (before where decoding starts, at or after the end), per level.
+    public var outside: [Int: Int] = [:]
+    /// Output seconds where the last written frame ends.
+    public var end = Rational(0)
+    /// Copies: the first written packet's decode time and where the last one's ends (output ticks,
+    /// after `EvenDecodeTimes`), in the time base of `timeBase`.
+    private var decodeSpan: (first: Int64, end: Int64)?
+    private var timeBase = Rational(1)
+    private var muxerTimes: MuxerDecodeTimes
+
+    /// `reorderDelay`: the video's reorder delay in frames (`Demuxer.reorderDelay`).
+    init(segmentCount: Int, reorderDelay: Int = 0) {
+        segments = Array(repeating: Segment(), count: segmentCount)
+        muxerTimes = MuxerDecodeTimes(delay: reorderDelay)
+    }
+
+    public var framesOut: Int { segments.map(\.framesOut).reduce(0, +) }
+    public var hidden: Int { segments.map(\.hidden).reduce(0, +) }
+
+    /// Frames not written per level: dropped layers and frames outside the range.
+    public var droppedByLevel: [Int: Int] {
+        segments.map(\.dropped).reduce(outside) { $0.merging($1, uniquingKeysWith: +) }
+    }
+
+    /// Counts a copy's decision about one frame (`timeBase`: the output ticks' time base).
+    mutating func count(_ choice: CopySelection.Choice, timeBase: Rational) {
+        switch choice {
+        case .dropped(let level, let segment, let isOutside):
+            if isOutside {
+                outside[level, default: 0] += 1
+            } else {
+                segments[segment].framesIn += 1
+                segments[segment].dropped[level, default: 0] += 1
+            }
+        case .kept(let k):
+            if !k.isHidden { segments[k.segment].framesIn += 1 }
+            segments[k.segment].kept[k.level, default: 0] += 1
+            let frameEnd = Rational(k.pts + k.duration) * timeBase
+            if k.isHidden {
+                segments[k.segment].hidden += 1
+            } else {
+                segments[k.segment].noteOutput(from: Rational(k.pts) * timeBase, to: frameEnd)
+            }
+            end = max(end, frameEnd)
+        }
+    }
+
+    /// Notes a copied packet as written (its output times final): where decoding starts and ends.
+    mutating func noteWritten(_ packet: Packet, timeBase: Rational) {
+        guard let dts = muxerTimes.dts(pts: packet.pts, dts: packet.dts, duration: packet.duration) else { return }
+        decodeSpan = (decodeSpan?.first ?? dts, dts + packet.duration)
+        self.timeBase = timeBase
+    }
+
+    /// The video's length as the written file states it. MP4/MOV (`isISO`) give the shorter of the
+    /// track's decode span (its sample durations add up to it: with B-frames not quite the shown
+    /// span) and the edit list's shown span; others the shown span, from the start to the end of
+    /// the last frame.
+    public func duration(isISO: Bool) -> Rational {
+        guard isISO, let decodeSpan else { return end }
+        return min(end, Rational(decodeSpan.end - decodeSpan.first) * timeBase)
+    }
+
+    /// Counts a source frame of a re-encode, presented at `t` source seconds (from the origin).
+    mutating func countSource(at t: Rational, plan: ExportPlan) {
+        guard t >= plan.start, t < plan.end else { return }
+        segments[plan.map.segmentIndex(at: t)].framesIn += 1
+    }
+
+    /// Counts a re-encoded output frame for source time `t`, shown over output seconds `span`.
+    mutating func countSlot(at t: Rational, span: (start: Rational, end: Rational), plan: ExportPlan) {
+        let segment = plan.map.segmentIndex(at: t)
+        segments[segment].kept[0, default: 0] += 1
+        segments[segment].noteOutput(from: span.start, to: span.end)
+        end = max(end, span.end)
+    }
+
+    /// Takes the output frames a re-encoder counted (`countSlot`), keeping the source counts.
+    mutating func takeSlots(of reencoded: FrameTally) {
+        for i in segments.indices {
+            segments[i].kept = reencoded.segments[i].kept
+            segments[i].outputStart = reencoded.segments[i].outputStart
+            segments[i].outputEnd = reencoded.segments[i].outputEnd
+        }
+        end = reencoded.end
+    }
+}
+
+extension ExportPlan {
+    /// Source time of a re-encode's output frame `slot` (from the plan's start); nil past the end.
+    /// `VideoReencoder` encodes one frame per slot; the dry run counts them.
+    func reencodedSlotTime(_ slot: Int64) -> Rational? {
+        let base = map.outputTime(at: start)
+        let t = map.sourceTime(at: base + Rational(slot) / outputRate)
+        return t < end ? t : nil
+    }
+}
