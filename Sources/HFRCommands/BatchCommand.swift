@@ -202,14 +202,17 @@ public struct BatchCommand: Command {
     /// Runs `jobs` with the progress line on stderr.
     func run(_ jobs: [BatchJob]) -> Outcome {
         let started = Date()
-        let progress = BatchProgress(isTerminal: Console.isTerminal(2))
-        // hfr -v batch: the exports log libav's messages too (into the reports' failure text).
+        let progress = BatchProgress(jobs: jobs)
+        // hfr -v batch: the exports log libav's messages too (into the reports' failure text); -q:
+        // no export prints progress lines into its log (their stderr is a file, read for errors).
         let settings = BatchRunner.Settings(
             workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
-            extraArguments: Array(repeating: "-v", count: LibavLog.verbosity))
-        let runner = BatchRunner(jobs: jobs, settings: settings) { progress.finished($0, $1) }
+            extraArguments: ["-q"] + Array(repeating: "-v", count: LibavLog.verbosity))
+        let runner = BatchRunner(
+            jobs: jobs, settings: settings, onStart: { progress.started($0) }, onFinish: { progress.finished($0, $1) })
+        progress.start()
         let (results, stoppedEarly) = runner.run()
-        progress.clear()
+        progress.stop()
         return Outcome(
             results: results, stoppedEarly: stoppedEarly, started: started,
             seconds: Date().timeIntervalSince(started))
