@@ -132,7 +132,7 @@ final class BatchProgress: Sendable {
         let ages = s.running.map { " (\(Int(now.timeIntervalSince($0.since))) s)" }
         let fixed: Int = line.count + ages.map(\.count).reduce(0, +) + 2 * (s.running.count - 1)
         let each = max(8, (width - fixed) / s.running.count)
-        let names = zip(s.running, ages).map { ProgressLine.shorten($0.job.title, to: each) + $1 }
+        let names = zip(s.running, ages).map { ProgressLine.fit($0.job.title, width: each) + $1 }
         return ProgressLine.fit(line + names.joined(separator: "; "), width: width)
     }
 

@@ -84,13 +84,6 @@ final class ProgressLine {
         return String(text.prefix(max(0, width - 1))) + "…"
     }
 
-    /// `text` cut in the middle to `width` characters (a path keeps its start and its file name).
-    static func shorten(_ text: String, to width: Int) -> String {
-        guard text.count > width, width > 1 else { return text.count > width ? String(text.prefix(width)) : text }
-        let tail = (width - 1) / 2
-        return String(text.prefix(width - 1 - tail)) + "…" + String(text.suffix(tail))
-    }
-
     /// `0:04`, `1:05`, `1:02:03` (whole seconds).
     static func clock(_ seconds: Double) -> String {
         let s = Int(max(0, seconds).rounded())
