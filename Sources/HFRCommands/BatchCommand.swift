@@ -33,7 +33,9 @@ public struct BatchCommand: Command {
           --resume       skip a job whose output exists and whose record matches: same input
                          SHA-256, same options, same output size.
 
-        Progress goes to stderr (jobs done / total, failures, ETA). Ctrl-C or SIGTERM stops launching
+        Progress goes to stderr: on a terminal one line redrawn twice a second (jobs done / total,
+        failures, input MB done, ETA from the input bytes of the finished jobs, the running jobs);
+        otherwise one line per finished job; with -q none. Ctrl-C or SIGTERM stops launching
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
 

@@ -259,13 +259,12 @@ public struct RecordCommand: Command {
                 pixelFormat: settings.capture.pixelFormat)
         }
         try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-        let progress = RecordProgress(settings: settings)
+        let progress = RecordProgress(settings: settings, camera: card)
         progress.prepareSignalMessages()
         // A second signal while finishing: the half-written final file goes, the partial one stays.
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
         let pipeline = RecordPipeline(settings: settings, camera: capture)
-        progress.announce(camera: card)
         let status: ((RecordStats, Int) -> Void)? =
             settings.showsStatus ? { stats, depth in progress.show(stats, queueDepth: depth) } : nil
         let report: RecordReport

@@ -11,20 +11,26 @@ import HFRPipeline
 final class RecordProgress {
     private let line: ProgressLine
     private let settings: RecordSettings
+    /// The V4L2 device's card name, for the mode line.
+    private let camera: String?
+    private var isAnnounced = false
     /// Recent (wall time, frames encoded) samples, the oldest about a second old.
     private var recent: [(at: Date, frames: Int)] = []
 
-    init(settings: RecordSettings, style: ProgressLine.Style = ProgressLine.style) {
+    init(settings: RecordSettings, camera: String?, style: ProgressLine.Style = ProgressLine.style) {
         self.settings = settings
+        self.camera = camera
         line = ProgressLine(style: style, prefix: "record: ")
     }
 
     var isQuiet: Bool { line.style == .quiet }
 
-    /// The mode chosen, before the first frame: `record: test source 1280x720 yuv420p at 120 fps,
-    /// 3 layers, 4.4 Mb/s → out.mp4`; `camera` names a V4L2 device's card.
-    func announce(camera: String?) {
-        guard !isQuiet else { return }
+    /// The mode recorded, as the first frame is written (a source that fails to start leaves its
+    /// one-line error alone): `record: test source 1280x720 yuv420p at 120 fps, 3 layers, 4.4 Mb/s →
+    /// out.mp4`.
+    private func announce() {
+        guard !isQuiet, !isAnnounced else { return }
+        isAnnounced = true
         let c = settings.capture
         let source: String
         var format = c.pixelFormat ?? "the driver's format"
@@ -59,6 +65,7 @@ final class RecordProgress {
     }
 
     func show(_ stats: RecordStats, queueDepth: Int) {
+        announce()
         let now = Date()
         let frames = stats.encoded.load(ordering: .relaxed)
         recent.append((now, frames))
