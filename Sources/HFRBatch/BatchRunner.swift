@@ -54,12 +54,18 @@ public final class BatchRunner: Sendable {
     let jobs: [BatchJob]
     let settings: Settings
     private let state: Mutex<State>
+    /// Called as each job starts, from its worker (for a progress line naming the running jobs).
+    let onStart: @Sendable (BatchJob) -> Void
     /// Called (serialized) as each job ends.
     let onFinish: @Sendable (JobResult, Tally) -> Void
 
-    public init(jobs: [BatchJob], settings: Settings, onFinish: @escaping @Sendable (JobResult, Tally) -> Void) {
+    public init(
+        jobs: [BatchJob], settings: Settings, onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
+        onFinish: @escaping @Sendable (JobResult, Tally) -> Void
+    ) {
         self.jobs = jobs
         self.settings = settings
+        self.onStart = onStart
         self.onFinish = onFinish
         var initial = State(results: Array(repeating: nil, count: jobs.count))
         initial.tally.total = jobs.count
@@ -89,6 +95,7 @@ public final class BatchRunner: Sendable {
 
     private func work(slot: Int) {
         while let index = claim() {
+            onStart(jobs[index])
             let started = Date()
             var result = runJob(jobs[index], slot: slot)
             result.seconds = Date().timeIntervalSince(started)

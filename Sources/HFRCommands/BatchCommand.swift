@@ -38,7 +38,9 @@ public struct BatchCommand: Command {
         where the speed is 1), or the error its export would fail with. --json: the same as JSON
         (schema hfr.batch.plan/1, each job's plan as export --dry-run --json prints it).
 
-        Progress goes to stderr (jobs done / total, failures, ETA). Ctrl-C or SIGTERM stops launching
+        Progress goes to stderr: on a terminal one line redrawn twice a second (jobs done / total,
+        failures, input MB done, ETA from the input bytes of the finished jobs, the running jobs);
+        otherwise one line per finished job; with -q none. Ctrl-C or SIGTERM stops launching
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
 
@@ -224,14 +226,17 @@ public struct BatchCommand: Command {
     /// Runs `jobs` with the progress line on stderr.
     func run(_ jobs: [BatchJob]) -> Outcome {
         let started = Date()
-        let progress = BatchProgress(isTerminal: Console.isTerminal(2))
-        // hfr -v batch: the exports log libav's messages too (into the reports' failure text).
+        let progress = BatchProgress(jobs: jobs)
+        // hfr -v batch: the exports log libav's messages too (into the reports' failure text); -q:
+        // no export prints progress lines into its log (their stderr is a file, read for errors).
         let settings = BatchRunner.Settings(
             workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
-            extraArguments: Array(repeating: "-v", count: LibavLog.verbosity))
-        let runner = BatchRunner(jobs: jobs, settings: settings) { progress.finished($0, $1) }
+            extraArguments: ["-q"] + Array(repeating: "-v", count: LibavLog.verbosity))
+        let runner = BatchRunner(
+            jobs: jobs, settings: settings, onStart: { progress.started($0) }, onFinish: { progress.finished($0, $1) })
+        progress.start()
         let (results, stoppedEarly) = runner.run()
-        progress.clear()
+        progress.stop()
         return Outcome(
             results: results, stoppedEarly: stoppedEarly, started: started,
             seconds: Date().timeIntervalSince(started))

@@ -181,7 +181,9 @@ public struct ExportCommand: Command {
         try OutputFile.prepare(settings.output, partial: nil, force: force)
         StopSignal.install()
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
-        let progress = ExportProgress(isTerminal: Console.isTerminal(2))
+        let progress = ExportProgress()
+        StopSignal.sayOnAbort(ProgressLine.abortPrefix + "hfr: second interrupt: stopped at once; nothing written\n")
+        progress.analysing()
         let parent = ParentWatch.current()
         let pipeline = ExportPipeline(
             settings: settings, shouldStop: { StopSignal.isRequested || parent.isOrphaned })

@@ -1,29 +1,52 @@
 import Foundation
+import HFRExport
 import HFRMedia
 
-/// Progress of a long export on stderr: a live line on a terminal, else a line every few seconds.
+/// Progress of an export on stderr, as ffmpeg's stats line:
+/// `frame=  1234 fps= 850 speed=7.1x time=0:04.2/0:16.0 ETA 0:02`, led by `re-encoding` when the
+/// plan decodes and re-encodes the video. Rates are per second of wall time since writing began
+/// (the analysis before it is not counted); speed is output seconds written per wall second, as
+/// ffmpeg's; the ETA is the output still to write at that speed.
 final class ExportProgress {
-    let isTerminal: Bool
-    private let started = Date()
-    private var lastLine = Date.distantPast
-    private var shown = false
+    private let line: ProgressLine
+    private var writingStarted: Date?
 
-    init(isTerminal: Bool) { self.isTerminal = isTerminal }
+    init(style: ProgressLine.Style = ProgressLine.style) {
+        line = ProgressLine(style: style, prefix: "export: ")
+    }
 
-    func show(_ fraction: Double) {
-        let elapsed = Date().timeIntervalSince(started)
-        let percent = Int((fraction * 100).rounded())
-        if isTerminal {
-            Console.error("\rexport: \(percent) % of the input read")
-            shown = true
-        } else if elapsed > 2, Date().timeIntervalSince(lastLine) >= 5 {
-            lastLine = Date()
-            Console.error("export: \(percent) % of the input read after \(Int(elapsed)) s\n")
+    /// Before the plan is known: says what is happening on a terminal (the analysis can take a while).
+    func analysing() {
+        if line.style == .terminal { line.update("analysing the input…") }
+    }
+
+    func show(_ tick: ExportTick) {
+        let now = Date()
+        let started = writingStarted ?? now
+        if writingStarted == nil {
+            writingStarted = now
+            // A re-encode is said at once, also in a log (where lines come only every few seconds).
+            if tick.isReencoding, line.style == .lines { line.update("re-encoding the video", force: true) }
         }
+        line.update(Self.text(tick, elapsed: now.timeIntervalSince(started)))
     }
 
-    func clear() {
-        if shown { Console.error("\r\u{1B}[K") }
-        shown = false
+    /// The stats line for `tick`, `elapsed` wall seconds after writing began.
+    static func text(_ tick: ExportTick, elapsed: Double) -> String {
+        let fps = elapsed > 0 ? Double(tick.framesWritten) / elapsed : 0
+        let speed = elapsed > 0 ? tick.outputSeconds / elapsed : 0
+        var text = tick.isReencoding ? "re-encoding: " : ""
+        text += "frame=\(ProgressLine.pad(String(tick.framesWritten), 6)) "
+        text += "fps=\(ProgressLine.pad(String(Int(fps.rounded())), 4)) "
+        text += "speed=\(DecimalText.fixed(speed, digits: speed < 10 ? 2 : 1))x "
+        text += "time=\(ProgressLine.clockTenths(tick.outputSeconds))/\(ProgressLine.clockTenths(tick.plannedSeconds))"
+        if speed > 0 {
+            text += " ETA \(ProgressLine.clock((tick.plannedSeconds - tick.outputSeconds) / speed))"
+        } else {
+            text += " ETA -:--"
+        }
+        return text
     }
+
+    func clear() { line.clear() }
 }

@@ -16,6 +16,11 @@ public enum HFR {
         let verbosity = arguments.reduce(0) { $0 + ($1 == "-v" || $1 == "--verbose" ? 1 : 0) + ($1 == "-vv" ? 2 : 0) }
         arguments.removeAll { $0 == "-v" || $0 == "--verbose" || $0 == "-vv" }
         LibavLog.configure(verbosity: verbosity)
+        // -q: no progress lines (errors, notes and the final summary still come).
+        if arguments.contains("-q") || arguments.contains("--quiet") {
+            ProgressLine.isQuiet.store(true, ordering: .relaxed)
+        }
+        arguments.removeAll { $0 == "-q" || $0 == "--quiet" }
 
         guard let first = arguments.first else {
             Console.error(Help.main(commands: commands))

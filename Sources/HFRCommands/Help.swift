@@ -4,6 +4,7 @@ enum Help {
         .flag("help", short: "h", help: "Show help for hfr or for a command."),
         .flag("version", help: "Show the version."),
         .flag("verbose", short: "v", help: "Show libav's own messages (twice: debug)."),
+        .flag("quiet", short: "q", help: "No progress lines (errors, notes and the final summary still print)."),
     ]
 
     static func main(commands: [any Command.Type]) -> String {

@@ -102,7 +102,7 @@ public struct RecordCommand: Command {
                 includesSourceAudio: includesAudio),
             output: output, temporalLayers: layers, bitrate: 0, keyframeInterval: 0, encoderThreads: 1,
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
-            showsStatus: Console.isTerminal(2), audioDevice: audioDevice)
+            showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
         json = arguments.flag("json")
         force = arguments.flag("force")
     }
@@ -234,6 +234,7 @@ public struct RecordCommand: Command {
         // Before the camera opens: an .avi would otherwise record, then fail at the end.
         try OutputFile.checkContainer(settings.output, of: Self.self)
         var capture: V4L2Capture?
+        var card: String?
         if let camera, case .device(let spec) = settings.capture.source {
             // Before the output exists: a device that cannot do the mode leaves nothing behind.
             let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls)
@@ -244,10 +245,7 @@ public struct RecordCommand: Command {
                 pixelFormat: choice.mode.format.fourCC)
             settings.capture.source = .device(path: setup.capture.device.path)
             capture = setup.capture
-            let caps = setup.capture.device.capabilities
-            Console.error(
-                "Camera \(setup.capture.device.path) (\(caps.card)): \(choice.mode.format.fourCC) "
-                    + "\(choice.mode.width)x\(choice.mode.height) at \(ModeSelector.rateText(choice.rate)) fps\n")
+            card = setup.capture.device.capabilities.card
             if camera.request.rate == nil, choice.rate <= Rational(30) {
                 Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
             }
@@ -258,23 +256,24 @@ public struct RecordCommand: Command {
                 pixelFormat: settings.capture.pixelFormat)
         }
         try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
+        let progress = RecordProgress(settings: settings, camera: card)
+        progress.prepareSignalMessages()
+        // A second signal while finishing: the half-written final file goes, the partial one stays.
+        StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
         let pipeline = RecordPipeline(settings: settings, camera: capture)
-        if settings.showsStatus {
-            Console.error("Recording to \(settings.partialPath) (Ctrl-C stops and finalizes \(settings.output))\n")
-        }
         let status: ((RecordStats, Int) -> Void)? =
-            settings.showsStatus ? { stats, depth in RecordStatus.show(stats, depth, settings) } : nil
+            settings.showsStatus ? { stats, depth in progress.show(stats, queueDepth: depth) } : nil
         let report: RecordReport
         do {
             report = try pipeline.run(status: status)
         } catch {
-            if settings.showsStatus { Console.error("\n") }
+            progress.end()
             // What was kept (camera unplugged, disk full) is still reported to machines.
             if json, let report = error.report { Console.output(RecordStatus.json(report).rendered + "\n") }
             throw RecordStatus.error(for: error, settings: settings)
         }
-        if settings.showsStatus { Console.error("\r\u{1B}[K") }
+        progress.clear()
         Console.error(RecordStatus.summary(report) + "\n")
         if json { Console.output(RecordStatus.json(report).rendered + "\n") }
     }

@@ -6,20 +6,8 @@ import HFRPipeline
     import Glibc
 #endif
 
-/// What `hfr record` prints: the live status line, the summary, `--json`, and errors.
+/// What `hfr record` prints at the end: the summary, `--json`, and errors (`RecordProgress`: the live line).
 enum RecordStatus {
-    static func show(_ stats: RecordStats, _ depth: Int, _ settings: RecordSettings) {
-        let encoded = stats.encoded.load(ordering: .relaxed)
-        let seconds = Rational(Int64(encoded)) / settings.capture.frameRate
-        let bytes = stats.bytes.load(ordering: .relaxed)
-        let bitrate = seconds.doubleValue > 0 ? Double(bytes) * 8 / seconds.doubleValue / 1e6 : 0
-        let line =
-            "\r\u{1B}[K\(encoded) frames  \(DecimalText.fixed(seconds.doubleValue, digits: 2)) s  "
-            + "dropped \(stats.droppedLate.load(ordering: .relaxed))  queue \(depth)/\(settings.queueCapacity)  "
-            + "\(DecimalText.fixed(Double(bytes) / 1e6, digits: 1)) MB  \(DecimalText.fixed(bitrate, digits: 1)) Mb/s"
-        Console.error(line)
-    }
-
     static func summary(_ r: RecordReport) -> String {
         let layers = r.framesPerLayer.enumerated().map { "L\($0.offset) \($0.element)" }.joined(separator: ", ")
         return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "

@@ -18,8 +18,8 @@ public final class ExportPipeline {
         self.shouldStop = shouldStop
     }
 
-    /// Runs the export; `progress` gets the share of the input read (0…1) now and then.
-    public func run(fileSize: Int64, progress: ((Double) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
+    /// Runs the export; `progress` gets how far it has come when writing starts, then now and then.
+    public func run(fileSize: Int64, progress: ((ExportTick) -> Void)? = nil) throws(ExportFailure) -> ExportReport {
         let started = Date()
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
         let (analysis, plan) = try plan(demuxer, fileSize: fileSize)
@@ -64,7 +64,7 @@ public final class ExportPipeline {
     /// Writes the whole output to `path`: streams, header, every packet, trailer.
     private func write(
         _ demuxer: borrowing Demuxer, to path: String, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64,
-        progress: ((Double) -> Void)?
+        progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> ExportReport {
         let video = analysis.video
         let audio = settings.audio == .mute ? nil : analysis.audio
@@ -87,6 +87,7 @@ public final class ExportPipeline {
         try ExportPipeline.keepPresentation(of: video, muxer: muxer, stream: videoOut.index)
         try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis, inputTags: demuxer.metadata)
+        progress?(videoOut.tick(inputFraction: 0))
         try audioOut?.prepare(input: settings.input)
         let videoTimes = try copyPackets(
             demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
@@ -155,7 +156,7 @@ public final class ExportPipeline {
     /// `mapped`, video packets come from the index and view the mapped input; else all are read.
     private func copyPackets(
         _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to muxer: borrowing Muxer, video: VideoOutput,
-        audio: AudioOutput?, extras: ExtraTrackOutput, fileSize: Int64, progress: ((Double) -> Void)?
+        audio: AudioOutput?, extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> GapRange {
         let packet: Packet
         do {
@@ -164,6 +165,7 @@ public final class ExportPipeline {
             throw .processing("\(error)")
         }
         var lastProgress = Date()
+        var inputFraction = 0.0
         var videoPackets = 0
         var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
         var presentationTimes = TimestampCheck.Presentation()
@@ -181,9 +183,10 @@ public final class ExportPipeline {
             } else if let audio, packet.streamIndex == audio.info.index {
                 try audio.write(packet, to: muxer)
             }
-            if let progress, let position = packet.position, Date().timeIntervalSince(lastProgress) > 0.5 {
+            if let progress, Date().timeIntervalSince(lastProgress) >= 0.5 {
                 lastProgress = Date()
-                progress(Double(position) / Double(max(1, fileSize)))
+                if let position = packet.position { inputFraction = Double(position) / Double(max(1, fileSize)) }
+                progress(video.tick(inputFraction: inputFraction))
             }
         }
         if let mapped {

@@ -30,6 +30,16 @@ final class VideoOutput {
     var droppedByLevel: [Int: Int] { reencoder == nil ? tally.droppedByLevel : [:] }
 
     var framesOut: Int { reencoder?.framesOut ?? tally.framesOut }
+    /// End of the latest frame written, in `timeBase` ticks (for progress).
+    private var writtenEnd: Int64 = 0
+
+    /// How far the video has come, for a progress line.
+    func tick(inputFraction: Double) -> ExportTick {
+        ExportTick(
+            inputFraction: inputFraction, framesWritten: framesOut,
+            outputSeconds: Double(writtenEnd) * timeBase.doubleValue, plannedSeconds: plan.outputDuration.doubleValue,
+            isReencoding: reencoder != nil)
+    }
 
     init(
         demuxer: borrowing Demuxer, muxer: borrowing Muxer, info: StreamInfo, plan: ExportPlan, origin: Rational
@@ -150,6 +160,7 @@ final class VideoOutput {
     }
 
     private func mux(_ packet: Packet, from timeBase: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {
+        if let pts = packet.pts { writtenEnd = max(writtenEnd, pts + packet.duration) }
         do {
             try muxer.write(packet, from: timeBase, to: index)
         } catch {

@@ -138,6 +138,7 @@ final class CaptureStage {
         stats.noteQueueDepth(videoQueue.depth)
         videoEnd = time + frameDuration
         lossesAtLastFrame = input.losses
+        if let dropped = lossesAtLastFrame?.dropped { stats.droppedBySource.store(dropped, ordering: .relaxed) }
         while let frame = deviceAudio?.queue.tryPop() { pendingAudio.append(frame) }
         forwardAudio(upTo: videoEnd, isFinal: false)
         return nil

@@ -6,6 +6,9 @@ public final class RecordStats: Sendable {
     public let droppedLate = Atomic<Int>(0)
     /// Frames missing from the source's own timestamps (a camera that skipped frames).
     public let missingFromSource = Atomic<Int>(0)
+    /// Frames the driver dropped (gaps in its sequence numbers) by the last frame; -1 for a source
+    /// that does not count them (then `missingFromSource` says what it lost).
+    public let droppedBySource = Atomic<Int>(-1)
     public let encoded = Atomic<Int>(0)
     public let audioSamples = Atomic<Int>(0)
     public let bytes = Atomic<Int>(0)

@@ -18,13 +18,33 @@ public enum StopSignal {
         abandonedPath = strdup(path)
     }
 
+    /// What the second signal writes to stderr before exiting: `text` while `path` exists (a partial
+    /// recording it names), else `otherwise`. Prepared now: the handler may only write(2) it.
+    public static func sayOnAbort(_ text: String, whileExists path: String? = nil, otherwise: String = "") {
+        abortText = strdup(text)
+        abortOtherwise = strdup(otherwise)
+        abortCondition = path.map { strdup($0) }
+    }
+    /// What the first signal writes to stderr (prepared now, as `sayOnAbort`'s text).
+    public static func sayOnStop(_ text: String) { stopText = strdup(text) }
+    nonisolated(unsafe) private static var stopText: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var abortText: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var abortOtherwise: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var abortCondition: UnsafeMutablePointer<CChar>?
+
     /// Installs the handlers for SIGINT and SIGTERM.
     public static func install() {
         let handler: @convention(c) (Int32) -> Void = { _ in
             // Only async-signal-safe work here: an atomic add, and _exit on the second signal.
-            if StopSignal.requests.add(1, ordering: .relaxed).newValue >= 2 {
-                // unlink is async-signal-safe.
+            let count = StopSignal.requests.add(1, ordering: .relaxed).newValue
+            if count == 1, let text = StopSignal.stopText { _ = write(2, text, strlen(text)) }
+            if count >= 2 {
+                // unlink, access, strlen and write are async-signal-safe.
                 if let path = StopSignal.abandonedPath { unlink(path) }
+                let exists = StopSignal.abortCondition.map { access($0, F_OK) == 0 } ?? true
+                if let text = exists ? StopSignal.abortText : StopSignal.abortOtherwise {
+                    _ = write(2, text, strlen(text))
+                }
                 _exit(130)
             }
         }

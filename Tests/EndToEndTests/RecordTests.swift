@@ -211,6 +211,8 @@ import Testing
         #expect(report["framesPerLayer"] as? [Int] == [10, 10, 20, 40])
         #expect(report["stopReason"] as? String == "frames")
         #expect(report["framesDroppedLate"] as? Int == 0)
-        #expect(r.stderr.hasPrefix("Recorded \(dir.path("out.mp4")): 80 frames"))
+        // The mode line first, the summary last.
+        #expect(r.stderr.hasPrefix("record: test source 320x240 yuv420p at 240 fps, 4 layers"), "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").last?.hasPrefix("Recorded \(dir.path("out.mp4")): 80 frames") == true)
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+import HFRCapture
+import HFRMedia
+import HFRPipeline
+
+/// What `hfr record` says while it records: the mode at the start, then the stats line
+/// `frame=710 fps=119.8 (target 120) time=5.92/8 s drops camera 0 late 0 queue 1/60 size=4.5 MB
+/// bitrate=6.1 Mb/s` (live on a terminal, a line every few seconds in a log, none with `-q`).
+/// `fps` is frames encoded per wall second over the last second; `time` is media time encoded
+/// (frames / rate), out of `--duration` when given.
+final class RecordProgress {
+    private let line: ProgressLine
+    private let settings: RecordSettings
+    /// The V4L2 device's card name, for the mode line.
+    private let camera: String?
+    private var isAnnounced = false
+    /// Recent (wall time, frames encoded) samples, the oldest about a second old.
+    private var recent: [(at: Date, frames: Int)] = []
+
+    init(settings: RecordSettings, camera: String?, style: ProgressLine.Style = ProgressLine.style) {
+        self.settings = settings
+        self.camera = camera
+        line = ProgressLine(style: style, prefix: "record: ")
+    }
+
+    var isQuiet: Bool { line.style == .quiet }
+
+    /// The mode recorded, as the first frame is written (a source that fails to start leaves its
+    /// one-line error alone): `record: test source 1280x720 yuv420p at 120 fps, 3 layers, 4.4 Mb/s →
+    /// out.mp4`.
+    private func announce() {
+        guard !isQuiet, !isAnnounced else { return }
+        isAnnounced = true
+        let c = settings.capture
+        let source: String
+        var format = c.pixelFormat ?? "the driver's format"
+        switch c.source {
+        case .testPattern:
+            source = "test source"
+            format = c.pixelFormat ?? "yuv420p"
+        case .device(let path): source = path + (camera.map { " (\($0))" } ?? "")
+        }
+        var text = "record: \(source) \(c.width)x\(c.height) \(format) at \(ModeSelector.rateText(c.frameRate)) fps, "
+        text += "\(settings.temporalLayers) layer\(settings.temporalLayers == 1 ? "" : "s"), "
+        text += "\(DecimalText.fixed(Double(settings.bitrate) / 1e6, digits: 1)) Mb/s"
+        if let device = settings.audioDevice { text += ", audio from \(device.description)" }
+        text += " → \(settings.output)\n"
+        if line.style == .terminal {
+            text += "Recording to \(settings.partialPath); Ctrl-C stops and finalizes \(settings.output)\n"
+        }
+        Console.error(text)
+    }
+
+    /// Says what each Ctrl-C does when it comes (the signal handler writes these texts).
+    func prepareSignalMessages() {
+        let prefix = ProgressLine.abortPrefix
+        StopSignal.sayOnStop(
+            prefix + "hfr: stopping: finalizing \(settings.output) (Ctrl-C again stops at once and keeps "
+                + "\(settings.partialPath))\n")
+        StopSignal.sayOnAbort(
+            prefix + "hfr: second interrupt: stopped at once; the recording so far is kept in "
+                + "\(settings.partialPath) (fragmented MP4, all but its last half second); "
+                + "\(settings.output) was not written\n",
+            whileExists: settings.partialPath, otherwise: prefix + "hfr: second interrupt: stopped at once\n")
+    }
+
+    func show(_ stats: RecordStats, queueDepth: Int) {
+        announce()
+        let now = Date()
+        let frames = stats.encoded.load(ordering: .relaxed)
+        recent.append((now, frames))
+        while recent.count > 2, now.timeIntervalSince(recent[1].at) >= 1 { recent.removeFirst() }
+        let span = now.timeIntervalSince(recent[0].at)
+        let fps = span > 0 ? Double(frames - recent[0].frames) / span : 0
+        line.update(text(stats, frames: frames, fps: fps, queueDepth: queueDepth))
+    }
+
+    func text(_ stats: RecordStats, frames: Int, fps: Double, queueDepth: Int) -> String {
+        let rate = settings.capture.frameRate
+        let seconds = (Rational(Int64(frames)) / rate).doubleValue
+        let bytes = stats.bytes.load(ordering: .relaxed)
+        let bitrate = seconds > 0 ? Double(bytes) * 8 / seconds / 1e6 : 0
+        let dropped = stats.droppedBySource.load(ordering: .relaxed)
+        let camera = dropped >= 0 ? dropped : stats.missingFromSource.load(ordering: .relaxed)
+        var text = "frame=\(frames) fps=\(DecimalText.fixed(fps, digits: 1)) (target \(ModeSelector.rateText(rate))) "
+        text += "time=\(DecimalText.fixed(seconds, digits: 2))"
+        if let limit = settings.duration { text += "/\(limit.compactDescription)" }
+        text += " s drops camera \(camera) late \(stats.droppedLate.load(ordering: .relaxed)) "
+        text += "queue \(queueDepth)/\(settings.queueCapacity) "
+        text += "size=\(DecimalText.fixed(Double(bytes) / 1e6, digits: 1)) MB "
+        text += "bitrate=\(DecimalText.fixed(bitrate, digits: 1)) Mb/s"
+        return text
+    }
+
+    /// Erases the live line (the summary takes its place).
+    func clear() { line.clear() }
+
+    /// Ends the live line, keeping it (an error follows it).
+    func end() { line.end() }
+}

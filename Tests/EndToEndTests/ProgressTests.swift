@@ -1,0 +1,257 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Progress as a user sees it: on a terminal (a tmux pane, captured about once a second) one line
+/// updated in place; piped, whole lines only and no carriage return; with `-q`, none.
+struct ProgressTests {
+    /// 30 s of 1280x720 at 60 fps from libx264 (no temporal layers; a 3 s clip stream-copied 10
+    /// times): `--conform 30 --reencode always` decodes and re-encodes 1800 frames into a minute.
+    static let longInput: Result<String, any Error> = Result {
+        guard let directory = ExportInputs.directory else { throw CocoaError(.fileWriteUnknown) }
+        let clip = directory.path("progress-3s.mp4")
+        let path = directory.path("progress-30s.mp4")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=60:duration=3", "-c:v", "libx264", "-preset",
+            "ultrafast", "-g", "60", clip,
+        ])
+        try ExportInputs.ffmpeg(["-stream_loop", "9", "-i", clip, "-c", "copy", path])
+        return path
+    }
+
+    static var exportLine: Regex<AnyRegexOutput> {
+        try! Regex(
+            #"re-encoding: frame= *(\d+) fps= *\d+ speed=\d+\.\d+x time=\d+:\d\d\.\d/(\d+:\d\d\.\d) ETA (\d+:\d\d|-:--)"#
+        )
+    }
+    static var recordLine: Regex<AnyRegexOutput> {
+        try! Regex(
+            #"frame=(\d+) fps=\d+\.\d \(target 120\) time=(\d+\.\d\d)/10 s drops camera \d+ late \d+ queue \d+/\d+ "#
+                + #"size=\d+\.\d MB bitrate=\d+\.\d Mb/s"#)
+    }
+
+    /// Frames written and the planned output length of an export's stats line (all of `line`).
+    static func exportStats(_ line: String) -> (frames: Int, total: String)? {
+        guard let match = try? exportLine.wholeMatch(in: line), let frames = match.output[1].substring,
+            let total = match.output[2].substring
+        else { return nil }
+        return Int(frames).map { ($0, String(total)) }
+    }
+
+    @Test func exportLineUpdatesInPlaceOnATerminal() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.longInput.get()
+        let session = try TerminalSession(
+            [Tool.hfrPath, "export", input, "out.mp4", "--conform", "30", "--reencode", "always"], in: dir.path("."))
+        let screens = try session.samples()
+        let last = try #require(screens.last)
+        #expect(session.exitCode(in: last) == 0, "\(last)")
+        // Every screen while it runs: one stats line (redrawn, never scrolled), its counter rising.
+        var frames: [Int] = []
+        for screen in screens.dropLast() {
+            let stats = screen.filter { $0.contains("frame=") }
+            #expect(stats.count <= 1, "\(screen)")
+            guard let line = stats.first else { continue }
+            let parsed = try #require(Self.exportStats(line), "not a stats line: '\(line)'")
+            #expect(parsed.total == "1:00.0")
+            frames.append(parsed.frames)
+        }
+        print("export on a terminal: frame= at 1 s intervals: \(frames)")
+        #expect(frames.count >= 3, "\(screens)")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }, "\(frames)")
+        // At the end the line is gone and the summary is there.
+        #expect(!last.contains { $0.contains("frame=") }, "\(last)")
+        #expect(last.contains { $0.hasPrefix("Exported out.mp4: 1800 of 1800 frames re-encoded") }, "\(last)")
+    }
+
+    @Test func exportPipedPrintsWholeLinesAndNothingWithQuiet() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.longInput.get()
+        let options = ["--conform", "30", "--reencode", "always"]
+        let r = try Tool.hfr(["export", input, dir.path("a.mp4")] + options + ["--range", "0-15"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("\r"))
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        // The re-encode is said first, before any frame is written; stats lines come 5 s apart.
+        #expect(lines.first == "export: re-encoding the video", "\(r.stderr)")
+        for line in lines.dropFirst().dropLast() {
+            #expect(Self.exportStats(String(line.dropFirst(8)))?.total == "0:30.0", "'\(line)'")
+            #expect(line.hasPrefix("export: "))
+        }
+        #expect(lines.last?.hasPrefix("Exported ") == true)
+        let quiet = try Tool.hfr(["-q", "export", input, dir.path("b.mp4")] + options + ["--range", "0-3"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(
+            quiet.stderr.split(separator: "\n").count == 1 && quiet.stderr.hasPrefix("Exported "), "\(quiet.stderr)")
+    }
+
+    @Test func recordShowsItsModeThenALiveLine() throws {
+        let dir = try TemporaryDirectory()
+        let session = try TerminalSession(
+            [
+                Tool.hfrPath, "record", "--source", "test", "--size", "640x360", "--fps", "120", "--duration", "10",
+                "r.mp4",
+            ],
+            in: dir.path("."))
+        let screens = try session.samples()
+        let last = try #require(screens.last)
+        #expect(session.exitCode(in: last) == 0, "\(last)")
+        #expect(last.first == "record: test source 640x360 yuv420p at 120 fps, 3 layers, 1.7 Mb/s → r.mp4", "\(last)")
+        var frames: [Int] = []
+        for screen in screens.dropLast() {
+            let stats = screen.filter { $0.contains("frame=") }
+            #expect(stats.count <= 1, "\(screen)")
+            guard let line = stats.first else { continue }
+            let match = try #require(try Self.recordLine.wholeMatch(in: line), "not a stats line: '\(line)'")
+            let count = try #require(match.output[1].substring.flatMap { Int($0) })
+            // time= is the frames encoded at 120 fps.
+            let time = try #require(match.output[2].substring.flatMap { Double($0) })
+            #expect(abs(time - Double(count) / 120) < 0.0051, "\(line)")
+            frames.append(count)
+        }
+        print("record on a terminal: frame= at 1 s intervals: \(frames)")
+        #expect(frames.count >= 5, "\(screens)")
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }, "\(frames)")
+        #expect(!last.contains { $0.contains("frame=") })
+        #expect(last.contains { $0.hasPrefix("Recorded r.mp4: 1200 frames") }, "\(last)")
+    }
+
+    @Test func recordPipedPrintsWholeLinesAndNothingWithQuiet() throws {
+        let dir = try TemporaryDirectory()
+        let base = ["record", "--source", "test", "--size", "320x240", "--fps", "120"]
+        let r = try Tool.hfr(base + ["--duration", "6", dir.path("a.mp4")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("\r"))
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("record: test source 320x240 yuv420p at 120 fps, 3 layers") == true)
+        let stats = lines.dropFirst().dropLast()
+        // 6 s of recording, a line every 5 s.
+        #expect(stats.count == 1, "\(r.stderr)")
+        for line in stats {
+            let fields = line.split(separator: " ")
+            #expect(fields.first == "record:" && fields.dropFirst().first?.hasPrefix("frame=") == true, "\(line)")
+            #expect(line.contains("(target 120) time=") && line.contains("/6 s drops camera 0 late "), "\(line)")
+        }
+        #expect(lines.last?.hasPrefix("Recorded ") == true)
+        let quiet = try Tool.hfr(["-q"] + base + ["--frames", "60", dir.path("b.mp4")])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(
+            quiet.stderr.split(separator: "\n").count == 1 && quiet.stderr.hasPrefix("Recorded "), "\(quiet.stderr)")
+    }
+
+    /// Ctrl-C twice: the second comes while the first is still finishing (1080p frames queued for
+    /// an encoder that cannot keep up): the status line ends, the message says what was kept, and
+    /// it is true: the partial recording plays, the final file was not made.
+    @Test func secondCtrlCEndsTheLineAndKeepsThePartialRecording() throws {
+        let dir = try TemporaryDirectory()
+        let session = try TerminalSession(
+            [
+                Tool.hfrPath, "record", "--source", "test", "--size", "1920x1080", "--fps", "120", "--late-frames",
+                "queue", "r.mp4",
+            ], in: dir.path("."))
+        _ = try #require(try session.waitFor { Self.recordFrames($0) ?? 0 >= 120 }, "no status line")
+        try session.send("C-c")
+        usleep(50_000)
+        try session.send("C-c")
+        let screens = try session.samples(every: 0.2, timeout: 30)
+        let last = try #require(screens.last)
+        #expect(session.exitCode(in: last) == 130, "\(last)")
+        // Each message on a line of its own (the terminal echoes ^C where the cursor was).
+        let stopping = try #require(last.firstIndex { $0.hasPrefix("hfr: stopping: finalizing r.mp4") }, "\(last)")
+        let second = try #require(last.firstIndex { $0.hasPrefix("hfr: second interrupt") }, "\(last)")
+        #expect(
+            last[second]
+                == "hfr: second interrupt: stopped at once; the recording so far is kept in r.partial.mp4 "
+                + "(fragmented MP4, all but its last half second); r.mp4 was not written", "\(last)")
+        #expect(stopping < second)
+        #expect(!last.contains { $0.contains("frame=") && $0.contains("hfr:") }, "\(last)")
+        #expect(try dir.contents() == ["r.partial.mp4"])
+        let frames = try FFprobe.count(dir.path("r.partial.mp4"), decoding: true)
+        #expect(frames >= 60, "\(frames) frames kept")
+        print("second Ctrl-C: \(frames) frames kept in the partial recording")
+    }
+
+    /// Nine inputs of 8 s at 60 fps (libx264) and two manifests: re-encoding jobs (about a second
+    /// each) and lossless conforms.
+    static func batchWorkspace() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir.path("in"), withIntermediateDirectories: true)
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=60:duration=8", "-c:v", "libx264", "-preset",
+            "ultrafast", "-g", "60", dir.path("in/clip0.mp4"),
+        ])
+        for i in 1..<9 {
+            try FileManager.default.copyItem(atPath: dir.path("in/clip0.mp4"), toPath: dir.path("in/clip\(i).mp4"))
+        }
+        for (name, job) in [
+            ("reencode.json", #""output": "out/{stem}-slow.mp4", "conform": 30, "reencode": "always""#),
+            ("copy.json", #""output": "copy/{stem}-c.mp4", "conform": 30"#),
+        ] {
+            try #"{ "schema": "hfr.batch/1", "jobs": [ { "input": "in/*.mp4", \#(job) } ] }"#.write(
+                toFile: dir.path(name), atomically: true, encoding: .utf8)
+        }
+        return dir
+    }
+
+    static var batchLine: Regex<AnyRegexOutput> {
+        try! Regex(
+            #"batch: ([0-9])/9 done, \d+\.\d of \d+\.\d MB, ETA (\d+:\d\d|-:--)(, running: .+)?"#)
+    }
+
+    /// On a 100-column terminal: the line from the start, redrawn at least once a second, naming the
+    /// running jobs (titles cut to fit), with an ETA once a job has finished.
+    @Test func batchLineNamesTheRunningJobsAndUpdatesEverySecond() throws {
+        let dir = try Self.batchWorkspace()
+        let session = try TerminalSession(
+            [Tool.hfrPath, "batch", "reencode.json", "-j", "2"], in: dir.path("."), width: 100)
+        let first = try #require(try session.waitFor(timeout: 10) { $0.hasPrefix("batch: ") })
+        let line = try #require(first.first { $0.hasPrefix("batch: ") })
+        #expect(line.hasPrefix("batch: 0/9 done, 0.0 of "), "\(line)")
+        let screens = try session.samples()
+        let last = try #require(screens.last)
+        #expect(session.exitCode(in: last) == 0, "\(last)")
+        var lines: [String] = []
+        for screen in screens.dropLast() {
+            let live = screen.filter { $0.hasPrefix("batch: ") }
+            try #require(live.count == 1, "\(screen)")
+            #expect(live[0].count <= 99, "wider than the terminal: \(live[0])")
+            #expect((try? Self.batchLine.wholeMatch(in: live[0])) != nil, "\(live[0])")
+            lines.append(live[0])
+        }
+        print("batch on a terminal, 1 s apart:\n" + lines.joined(separator: "\n"))
+        #expect(lines.count >= 3)
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "a second without a change")
+        let running = lines.filter { $0.contains(", running: in/clip") }
+        #expect(running.count >= 2 && running.allSatisfy { $0.contains(" s)") && $0.contains("…") }, "\(lines)")
+        #expect(lines.contains { $0.contains(" done, ") && !$0.contains("ETA -:--") }, "no ETA: \(lines)")
+        #expect(last.contains { $0.hasPrefix("batch: 9 jobs: 9 done, 0 up to date, 0 failed in ") }, "\(last)")
+    }
+
+    /// Piped: one whole line per finished job; with -q only the summary.
+    @Test func batchPipedPrintsALinePerJobAndNothingWithQuiet() throws {
+        let dir = try Self.batchWorkspace()
+        let r = try Tool.hfr(["batch", dir.path("copy.json"), "-j", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("\r"))
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 10, "\(r.stderr)")
+        for (k, line) in lines.dropLast().enumerated() {
+            #expect(line.hasPrefix("batch: [\(k + 1)/9] ok in/clip") && line.contains(" frames)"), "\(line)")
+        }
+        #expect(lines.last?.hasPrefix("batch: 9 jobs: 9 done, ") == true)
+        try FileManager.default.removeItem(atPath: dir.path("copy"))
+        let quiet = try Tool.hfr(["-q", "batch", dir.path("copy.json"), "-j", "2"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr.split(separator: "\n").count == 1, "\(quiet.stderr)")
+        #expect(quiet.stderr.hasPrefix("batch: 9 jobs: 9 done, "), "\(quiet.stderr)")
+    }
+
+    static func recordFrames(_ line: String) -> Int? {
+        guard line.hasPrefix("frame=") else { return nil }
+        return Int(line.dropFirst(6).prefix { $0.isNumber })
+    }
+}
