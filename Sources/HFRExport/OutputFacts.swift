@@ -36,7 +36,10 @@ struct OutputFacts {
         }
         guard let rate, let duration, shown > 1 else { return }
         let meant = Rational(Int64(shown)) / rate
-        guard abs((duration - meant).doubleValue) * 2 * rate.doubleValue < 1 else {
+        // A cut between frames (hidden frames before the range start) shows part of the frame it
+        // falls in: up to one frame more than the whole frames shown.
+        let extra = (duration - meant).doubleValue * rate.doubleValue
+        guard extra > -0.5, extra < (shown < framesOut ? 1.5 : 0.5) else {
             let says = DecimalText.fixed(duration.doubleValue, digits: 3)
             let should = DecimalText.fixed(meant.doubleValue, digits: 3)
             let fault =
