@@ -107,7 +107,8 @@ public final class ExportPipeline {
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
-            rate: plan.map.isConstant && analysis.isEvenlySpaced ? plan.outputRate : nil, isCopy: plan.layers != nil)
+            rate: plan.map.isConstant && analysis.isEvenlySpaced && !videoTimes.isUneven ? plan.outputRate : nil,
+            isCopy: plan.layers != nil)
         let duration = videoOut.tally.duration(isISO: format == "mp4" || format == "mov")
         report.outputDuration = facts.duration ?? duration
         report.isKernelCopy = mapped != nil

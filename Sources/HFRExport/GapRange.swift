@@ -23,4 +23,6 @@ struct GapRange: Sendable {
 
     /// Evenly spaced to within a tick (false when timestamps are out of order: B-frames).
     var isEven: Bool { isOrdered && (smallest == .max || largest - smallest <= 1) }
+    /// In order, with gaps of different lengths (a variable frame rate).
+    var isUneven: Bool { isOrdered && !isEven }
 }

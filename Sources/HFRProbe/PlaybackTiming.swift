@@ -44,9 +44,14 @@ public enum PlaybackTiming {
         return isSlowed || isTimeLapse ? playback / capture : nil
     }
 
-    /// The frame rate the stream says it plays at: the container's base rate, else its average.
+    /// The frame rate the stream says it plays at: the container's base rate (exact), else its
+    /// average. When the two are far apart (a variable-rate stream: libavformat's base rate is the
+    /// finest step of its timestamps, e.g. 120 for a phone's 30 fps VFR clip), the average.
     public static func declaredPlaybackRate(_ video: StreamInfo) -> Rational? {
-        video.realFrameRate ?? video.averageFrameRate
+        guard let base = video.realFrameRate else { return video.averageFrameRate }
+        guard let average = video.averageFrameRate, average > Rational(0) else { return base }
+        let isFarApart = base * Rational(4) > average * Rational(5) || average * Rational(4) > base * Rational(5)
+        return isFarApart ? average : base
     }
 
     /// The speed of an hfr export made with one speed throughout (`0-@1/4` → 1/4).

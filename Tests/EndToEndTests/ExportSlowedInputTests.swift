@@ -128,4 +128,41 @@ import Testing
         #expect(try FFprobe.count(realTime, stream: "v:0", decoding: false) == 180)
         #expect(abs(try MediaChecks.duration(realTime, stream: "v:0") - 6) < 0.001)
     }
+
+    /// A phone's variable-rate slow-motion clip: frames 1/24 and 1/40 s apart in turn (about 30 fps)
+    /// tagged 120. libavformat's base rate is then the finest step of the timestamps (120), so the
+    /// stream's average says how fast it plays; a conform keeps the gaps, scaled (this was a 20 s
+    /// file refused as corrupt: the base rate made it look like real time).
+    @Test func variableRateAndroidClipConformsByItsAverageRate() throws {
+        let dir = try TemporaryDirectory()
+        let raw = dir.path("raw.h264")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=2", "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p",
+            "-f", "h264", raw,
+        ])
+        var times = "# timestamp format v2\n"
+        for n in 0..<60 { times += String(format: "%.3f\n", Double(n / 2) * 65 + (n % 2 == 1 ? 41.667 : 0)) }
+        try times.write(toFile: dir.path("ts.txt"), atomically: true, encoding: .utf8)
+        let mkv = dir.path("vfr.mkv")
+        let m = try Tool.run("mkvmerge", ["-q", "-o", mkv, "--timestamps", "0:" + dir.path("ts.txt"), raw])
+        #expect(m.status == 0, "\(m.stdout)")
+        let input = dir.path("vfr.mp4")
+        try ExportInputs.ffmpeg([
+            "-i", mkv, "-c", "copy", "-metadata", "com.android.capture.fps=120", "-movflags", "+use_metadata_tags",
+            input,
+        ])
+        // The premise: the base rate is far above the average (about 31).
+        let base = try MediaChecks.entry(input, stream: "v:0", "r_frame_rate").split(separator: "/").map { Double($0)! }
+        #expect(base[0] / base[1] >= 40, "r_frame_rate \(base)")
+        let out = dir.path("conform.mp4")
+        let r = try Tool.hfr(["export", input, out, "--conform", "12"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try MediaChecks.packets(out).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+        // 60 frames of a 120 fps capture: 0.5 s of real time, 5 s at 12 fps.
+        #expect(abs(try MediaChecks.duration(out, stream: "v:0") - 5) < 0.01)
+        let inTimes = try MediaChecks.packets(input).map(\.time)
+        let outTimes = try MediaChecks.packets(out).map(\.time)
+        let scale = outTimes[2] / inTimes[2]
+        for (a, b) in zip(inTimes, outTimes) { #expect(abs(a * scale - b) < 0.002, "\(a) → \(b)") }
+    }
 }
