@@ -7,6 +7,7 @@ enum Help {
     ]
 
     static func main(commands: [any Command.Type]) -> String {
+        let commands = commands.filter { !$0.isHidden }
         var lines = [
             "hfr \(HFR.version) — record and retime high-frame-rate video on Linux.",
             "",
@@ -28,6 +29,10 @@ enum Help {
         if !positionals.isEmpty { lines += ["", "Arguments:"] + table(positionals) }
         lines += ["", "Options:"] + table(command.options.filter(\.isNamedOption) + globalOptions)
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
+        if !command.examples.isEmpty {
+            lines += ["", "Examples:"]
+            lines += command.examples.flatMap { ["  # " + $0.summary, "  " + $0.commandLine] }
+        }
         lines.append("")
         return lines.joined(separator: "\n")
     }
