@@ -14,7 +14,7 @@ extension RecordCommand {
                 "hfr record clip.mp4 --device 0 --fps 120 --exposure 1/1000 --focus 0"),
             CommandExample(
                 "Two seconds of the built-in test source at 240 fps (no camera needed)",
-                "hfr record test.mp4 --source test --fps 240 --duration 2s"),
+                "hfr record test.mp4 --source test --fps 240 --duration 2"),
         ]
     }
 }

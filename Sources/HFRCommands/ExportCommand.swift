@@ -66,10 +66,10 @@ public struct ExportCommand: Command {
         RawTimingArguments.inputRateOption,
         .value(
             "audio", "ALG", help: "spectral (default), time-domain, varispeed or mute.",
-            choices: ["spectral", "time-domain", "varispeed", "mute"]),
+            choices: ExportSettings.AudioAlgorithm.allCases.map(\.rawValue)),
         .value(
             "reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto).",
-            choices: ["auto", "never", "always"]),
+            choices: ExportSettings.ReencodePolicy.allCases.map(\.rawValue)),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
     ]

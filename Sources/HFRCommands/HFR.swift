@@ -62,6 +62,12 @@ public enum HFR {
 
     /// Prints `error` the way SPEC.md says (one line, then "Did you mean"; usage and hint for usage errors).
     static func report(_ error: HFRError) -> Int32 {
+        Console.error(render(error))
+        return error.exitCode.rawValue
+    }
+
+    /// The text `report` prints for `error`.
+    static func render(_ error: HFRError) -> String {
         var text = "Error: \(error.message)\n"
         if let hint = error.hint { text += hint + "\n" }
         if error.exitCode == .usage {
@@ -71,7 +77,6 @@ public enum HFR {
                 text += "Usage: hfr <command> [options]\nSee 'hfr --help'\n"
             }
         }
-        Console.error(text)
-        return error.exitCode.rawValue
+        return text
     }
 }

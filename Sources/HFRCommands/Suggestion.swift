@@ -24,7 +24,7 @@ enum Suggestion {
             let target = Array(candidate.lowercased())
             var d = distance(word, target)
             if d > limit, target.starts(with: word) { d = limit }
-            guard d <= limit, d > 0 else { continue }
+            guard d <= limit, candidate != typed else { continue }
             if d < bestDistance {
                 bestDistance = d
                 best = [candidate]
