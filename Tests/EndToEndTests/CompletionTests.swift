@@ -1,0 +1,101 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// The installed completion scripts, driven the way the shells drive them: bash's completion
+/// function with COMP_WORDS/COMP_CWORD set, fish's `complete -C`; zsh's syntax checked.
+@Suite(.serialized) struct CompletionTests {
+    /// A bash script sourcing the installed completion and printing the replies to each line.
+    static func bashScript(_ lines: [[String]], prefix: String) -> String {
+        let calls = lines.map { words in "c " + words.map { "'\($0)'" }.joined(separator: " ") }
+        return """
+            source '\(prefix)/share/bash-completion/completions/hfr' || exit 90
+            complete -p hfr | grep -qx 'complete -F _hfr hfr' || exit 91
+            c() {
+                COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+                COMPREPLY=(); _hfr; echo "${COMPREPLY[*]}"
+            }
+            \(calls.joined(separator: "\n"))
+
+            """
+    }
+
+    /// The replies of the installed bash completion to each line, as sets.
+    static func bash(_ lines: [[String]], prefix: String) throws -> [Set<String>] {
+        let r = try Tool.run("bash", ["--norc", "-c", bashScript(lines, prefix: prefix)])
+        guard r.status == 0 else { throw InstallFailure("bash exited \(r.status): \(r.stderr)") }
+        let replies = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        return replies.map { Set($0.split(separator: " ").map(String.init)) }
+    }
+
+    @Test func bashCompletesCommandsOptionsAndValues() throws {
+        let install = try Installation.shared.get()
+        let replies = try Self.bash(
+            [
+                ["hfr", "ex"], ["hfr", "export", "--au"], ["hfr", "export", "--audio", ""],
+                ["hfr", "export", "--audio", "=", "ti"], ["hfr", "export", "--reencode", ""],
+                ["hfr", "record", "--late-frames", ""], ["hfr", "completion", ""], ["hfr", "export", "--"],
+                ["hfr", ""], ["hfr", "-v", "pro"], ["hfr", "export", "--conform", ""],
+            ], prefix: install.prefix)
+        #expect(replies.count == 11)
+        guard replies.count == 11 else { return }
+        #expect(replies[0] == ["export"])
+        #expect(replies[1] == ["--audio"])
+        #expect(replies[2] == ["spectral", "time-domain", "varispeed", "mute"])
+        #expect(replies[3] == ["time-domain"])  // --audio=ti
+        #expect(replies[4] == ["auto", "never", "always"])
+        #expect(replies[5] == ["drop", "queue"])
+        #expect(replies[6] == ["bash", "zsh", "fish"])
+        #expect(replies[7] == (try InstallTests.options(install.hfr, "export")))
+        #expect(replies[8] == Set(try InstallTests.commands(install.hfr) + ["help"]))
+        #expect(replies[9] == ["probe"])
+        #expect(replies[10].isEmpty)  // a frame rate: nothing to offer
+    }
+
+    @Test func bashCompletesFilesForInputs() throws {
+        let install = try Installation.shared.get()
+        let dir = try TemporaryDirectory()
+        #expect(FileManager.default.createFile(atPath: dir.path("clip-120fps.mp4"), contents: Data()))
+        let replies = try Self.bash(
+            [["hfr", "export", dir.path("clip-")], ["hfr", "probe", "--timestamps", dir.path("cl")]],
+            prefix: install.prefix)
+        #expect(replies == [[dir.path("clip-120fps.mp4")], [dir.path("clip-120fps.mp4")]])
+    }
+
+    /// In a private mount namespace with a /dev holding two capture nodes.
+    @Test func bashCompletesVideoDevices() throws {
+        let install = try Installation.shared.get()
+        let dir = try TemporaryDirectory()
+        let lines = [["hfr", "record", "--device", ""], ["hfr", "formats", "--device", "/dev/video2"]]
+        try Self.bashScript(lines, prefix: install.prefix).write(
+            toFile: dir.path("complete.bash"), atomically: true, encoding: .utf8)
+        let r = try Installation.inPrivateMounts(
+            """
+            mount -t tmpfs none /dev || exit 92
+            ln -s /proc/self/fd /dev/fd && : >/dev/null && touch /dev/video0 /dev/video2 /dev/vhci
+            exec bash --norc "$1"
+            """, [dir.path("complete.bash")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "/dev/video0 /dev/video2\n/dev/video2\n")
+    }
+
+    @Test func fishCompletesAndZshParses() throws {
+        let install = try Installation.shared.get()
+        let fish = install.prefix + "/share/fish/vendor_completions.d/hfr.fish"
+        #expect(try Tool.run("fish", ["-n", fish]).status == 0)
+        func complete(_ line: String) throws -> Set<String> {
+            let r = try Tool.run("fish", ["-c", "source '\(fish)'; complete -C '\(line)'"])
+            return Set(r.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) })
+        }
+        #expect(try complete("hfr ex") == ["export"])
+        #expect(try complete("hfr export --au") == ["--audio"])
+        #expect(try complete("hfr export --audio ") == ["spectral", "time-domain", "varispeed", "mute"])
+        #expect(try complete("hfr batch --shard ") == ["auto"])
+        let zsh = install.prefix + "/share/zsh/site-functions/_hfr"
+        let r = try Tool.run("zsh", ["-n", zsh])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOfFile: zsh, encoding: .utf8)
+        #expect(text.hasPrefix("#compdef hfr\n"))
+        #expect(text.contains("--audio=[spectral (default), time-domain, varispeed or mute.]:ALG:(spectral"))
+    }
+}
