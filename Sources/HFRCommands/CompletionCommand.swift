@@ -49,12 +49,9 @@ enum ShellCompletion {
     }
 
     static var commands: [Entry] {
-        HFR.commands.filter { !$0.isHidden }.map { Entry(name: $0.name, abstract: $0.abstract, options: options($0)) }
-    }
-
-    /// The options `hfr NAME` accepts: its table and the global ones but --version (first word only).
-    static func options(_ command: any Command.Type) -> [OptionSpec] {
-        command.options + Help.globalOptions.filter { $0.name != "version" }
+        HFR.commands.filter { !$0.isHidden }.map {
+            Entry(name: $0.name, abstract: $0.abstract, options: Help.options(of: $0))
+        }
     }
 
     /// `--audio` and `-a`: what the option is typed as.

@@ -27,7 +27,7 @@ enum Help {
         var lines = [command.abstract, "", "Usage: \(command.usage)"]
         let positionals = command.options.filter { !$0.isNamedOption }
         if !positionals.isEmpty { lines += ["", "Arguments:"] + table(positionals) }
-        lines += ["", "Options:"] + table(command.options.filter(\.isNamedOption) + globalOptions)
+        lines += ["", "Options:"] + table(options(of: command).filter(\.isNamedOption))
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
         if !command.examples.isEmpty {
             lines += ["", "Examples:"]
@@ -35,6 +35,11 @@ enum Help {
         }
         lines.append("")
         return lines.joined(separator: "\n")
+    }
+
+    /// What `hfr NAME` accepts: its table, then the global options but --version (a first word only).
+    static func options(of command: any Command.Type) -> [OptionSpec] {
+        command.options + globalOptions.filter { $0.name != "version" }
     }
 
     private static func table(_ specs: [OptionSpec]) -> [String] {

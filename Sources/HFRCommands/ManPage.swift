@@ -33,7 +33,7 @@ enum ManPage {
         let positionals = command.options.filter { !$0.isNamedOption }
         if !positionals.isEmpty { lines += [".SH ARGUMENTS"] + positionals.flatMap(option) }
         lines.append(".SH OPTIONS")
-        lines += ShellCompletion.options(command).filter(\.isNamedOption).flatMap(option)
+        lines += Help.options(of: command).filter(\.isNamedOption).flatMap(option)
         if !command.examples.isEmpty {
             lines.append(".SH EXAMPLES")
             for example in command.examples {

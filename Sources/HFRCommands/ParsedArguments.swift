@@ -74,7 +74,7 @@ public struct ParsedArguments: Sendable {
             let name = String(parts[0])
             guard let spec = table.first(where: { $0.name == name && $0.isNamedOption }) else {
                 var error = HFRError.usage("unknown option '--\(name)'", of: command)
-                let known = (table + Help.globalOptions).filter(\.isNamedOption).map { "--" + $0.name }
+                let known = Help.options(of: command).filter(\.isNamedOption).map { "--" + $0.name }
                 error.hint = Suggestion.hint(for: "--" + name, among: known)
                 throw error
             }

@@ -79,6 +79,44 @@ import Testing
         #expect(r.stdout == "/dev/video0 /dev/video2\n/dev/video2\n")
     }
 
+    /// Types LINE and a Tab into an interactive zsh (in a pseudo-terminal, zsh/zpty) whose $fpath
+    /// holds the installed _hfr; returns the screen after the prompt, escape sequences removed.
+    static func zsh(_ line: String, prefix: String) throws -> [String] {
+        let dir = try TemporaryDirectory()
+        let driver = #"""
+            zmodload zsh/zpty
+            zpty z 'zsh -f -i'
+            zpty -w z "PS1='> '; fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D; print READY"
+            zpty -r -m z out '*READY*' || exit 1
+            zpty -n -w z "$2"$'\t'
+            sleep 1
+            zpty -n -w z $'\C-u'
+            zpty -w z 'exit'
+            while zpty -r -t z line; do print -rn -- "$line"; done
+            zpty -d z
+            """#
+        try driver.write(toFile: dir.path("drive.zsh"), atomically: true, encoding: .utf8)
+        let r = try Tool.run(
+            "zsh", ["-f", dir.path("drive.zsh"), prefix + "/share/zsh/site-functions", line])
+        guard r.status == 0 else { throw InstallFailure("zsh exited \(r.status): \(r.stderr)") }
+        let screen = r.stdout.replacingOccurrences(
+            of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: " ", options: .regularExpression)
+        let afterPrompt = screen.components(separatedBy: "READY").last ?? ""
+        return afterPrompt.split { $0.isWhitespace || $0.isASCII && $0.asciiValue! < 32 }.map(String.init)
+    }
+
+    @Test func zshCompletesInATerminal() throws {
+        let install = try Installation.shared.get()
+        let audio = try Self.zsh("hfr export --audio ", prefix: install.prefix)
+        #expect(Set(audio).isSuperset(of: ["spectral", "time-domain", "varispeed", "mute"]), "\(audio)")
+        let reencode = try Self.zsh("hfr export --reencode ", prefix: install.prefix)
+        #expect(Set(reencode).isSuperset(of: ["auto", "never", "always"]), "\(reencode)")
+        let command = try Self.zsh("hfr expo", prefix: install.prefix)
+        #expect(command.contains("export"), "\(command)")
+        let late = try Self.zsh("hfr record --late-frames ", prefix: install.prefix)
+        #expect(Set(late).isSuperset(of: ["drop", "queue"]) && !late.contains("auto"), "\(late)")
+    }
+
     @Test func fishCompletesAndZshParses() throws {
         let install = try Installation.shared.get()
         let fish = install.prefix + "/share/fish/vendor_completions.d/hfr.fish"
