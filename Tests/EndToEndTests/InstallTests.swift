@@ -46,13 +46,12 @@ import Testing
         let ldd = try Tool.run("ldd", [install.hfr])
         #expect(ldd.status == 0)
         #expect(!ldd.stdout.contains("not found") && !ldd.stdout.contains("libswift"), "\(ldd.stdout)")
-        let paths = ldd.stdout.split(separator: "\n").compactMap { line in
-            line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init)
-        }
+        let paths = try Installation.ldd(install.hfr)
         #expect(paths.contains { $0.contains("libavformat.so") } && paths.contains { $0.contains("libc.so") })
+        let owners = try Installation.owners(paths)
         for path in paths {
             #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
-            #expect(try Installation.owner(path) != nil, "\(path) belongs to no Debian package")
+            #expect(owners[path] != nil, "\(path) belongs to no Debian package")
         }
         // The debug build next to the tests is the control: it does link the toolchain's runtime.
         let debug = try Tool.run("ldd", [Tool.hfrPath]).stdout
@@ -93,9 +92,10 @@ import Testing
         for name in ["libavdevice.so", "libavfilter.so", "libavformat.so"] {
             #expect(loaded.contains { $0.contains(name) }, "\(name) not among \(loaded)")
         }
+        let owners = try Installation.owners(Array(loaded))
         for path in loaded {
             #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
-            #expect(try Installation.owner(path) != nil, "\(path) belongs to no Debian package")
+            #expect(owners[path] != nil, "\(path) belongs to no Debian package")
         }
     }
 

@@ -45,13 +45,29 @@ final class Installation: Sendable {
         return root.path
     }
 
-    /// The package owning `path` (`dpkg -S`), nil when none does.
-    static func owner(_ path: String) throws -> String? {
-        for candidate in [path, URL(fileURLWithPath: path).resolvingSymlinksInPath().path] {
-            let r = try Tool.run("dpkg", ["-S", candidate])
-            if r.status == 0, let colon = r.stdout.firstIndex(of: ":") { return String(r.stdout[..<colon]) }
+    /// The package owning each path (`dpkg -S`, one call: it is slow); a path no package owns is
+    /// missing. dpkg knows a library under one of /lib and /usr/lib, so real paths are asked too.
+    static func owners(_ paths: [String]) throws -> [String: String] {
+        let real = Dictionary(
+            paths.map { ($0, URL(fileURLWithPath: $0).resolvingSymlinksInPath().path) }, uniquingKeysWith: { a, _ in a }
+        )
+        let r = try Tool.run("dpkg", ["-S"] + Set(paths + real.values).sorted())
+        var owner: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            guard let separator = line.range(of: ": /") else { continue }
+            let package = line[..<separator.lowerBound].split(separator: ":")[0]
+            owner[String(line[line.index(before: separator.upperBound)...])] = String(package)
         }
-        return nil
+        return paths.reduce(into: [:]) { result, path in
+            if let package = owner[path] ?? owner[real[path]!] { result[path] = package }
+        }
+    }
+
+    /// The absolute paths ldd lists for `binary`.
+    static func ldd(_ binary: String) throws -> [String] {
+        try Tool.run("ldd", [binary]).stdout.split(separator: "\n").compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init)
+        }
     }
 }
 

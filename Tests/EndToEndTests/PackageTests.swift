@@ -2,8 +2,8 @@ import Foundation
 import HFRTestSupport
 import Testing
 
-/// `scripts/install --deb`: a .deb whose Depends are the Debian packages owning every library hfr
-/// loads (ldd's and the two it dlopens).
+/// `scripts/install --deb`: a .deb whose Depends are the Debian packages of the libraries hfr links
+/// directly and of the two it dlopens; with their own dependencies they bring every library ldd lists.
 @Suite(.serialized) struct PackageTests {
     @Test func debDependsOnThePackagesOwningItsLibraries() throws {
         let install = try Installation.shared.get()
@@ -17,14 +17,30 @@ import Testing
             try Tool.run("dpkg-deb", ["-f", deb, "Depends"]).stdout.split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespacesAndNewlines)
             })
-        var owners: Set<String> = []
-        let ldd = try Tool.run("ldd", [install.hfr]).stdout
-        for path in ldd.split(separator: " ").filter({ $0.hasPrefix("/") }) {
-            if let owner = try Installation.owner(String(path)) { owners.insert(owner) }
+        let libraries = try Installation.ldd(install.hfr)
+        let owners = try Installation.owners(libraries)
+        // Directly linked (objdump's NEEDED entries): each owner is a dependency.
+        let needed = try Tool.run("objdump", ["-p", install.hfr]).stdout.split(separator: "\n").compactMap { line in
+            line.contains("NEEDED") ? line.split(separator: " ").last.map(String.init) : nil
         }
-        #expect(owners.isSuperset(of: ["libc6", "libavformat59", "libavcodec59"]), "\(owners)")
-        // The dlopened two are dependencies too, though ldd does not list them.
-        #expect(depends == owners.union(["libavfilter8", "libavdevice59"]), "\(depends) vs \(owners)")
+        #expect(needed.contains { $0.hasPrefix("libavformat.so.") })
+        for soname in needed {
+            let path = libraries.first { $0.hasSuffix("/" + soname) }
+            #expect(path.flatMap { owners[$0] }.map(depends.contains) == true, "\(soname): \(depends)")
+        }
+        // dlopened (not in ldd's list), and nothing that is not a library's package.
+        #expect(depends.contains { $0.hasPrefix("libavfilter") } && depends.contains { $0.hasPrefix("libavdevice") })
+        for package in depends where !package.hasPrefix("libavfilter") && !package.hasPrefix("libavdevice") {
+            #expect(Set(owners.values).contains(package), "\(package) owns no library hfr loads")
+        }
+        // What apt installs for these Depends covers every library ldd lists.
+        let closure = try Tool.run(
+            "apt-cache",
+            ["depends", "--recurse", "--no-recommends", "--no-suggests", "--no-conflicts", "--no-breaks"]
+                + ["--no-replaces", "--no-enhances"] + depends.sorted())
+        let installed = Set(closure.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map(String.init))
+        #expect(Set(owners.values).subtracting(installed).isEmpty, "\(Set(owners.values).subtracting(installed))")
+
         let contents = try Tool.run("dpkg-deb", ["-c", deb]).stdout
         for file in [
             "./usr/bin/hfr", "./usr/share/man/man1/hfr-export.1.gz", "./usr/share/bash-completion/completions/hfr",
