@@ -66,7 +66,7 @@ final class Installation: Sendable {
     /// The absolute paths ldd lists for `binary`.
     static func ldd(_ binary: String) throws -> [String] {
         try Tool.run("ldd", [binary]).stdout.split(separator: "\n").compactMap { line in
-            line.split(separator: " ").first { $0.hasPrefix("/") }.map(String.init)
+            line.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("/") }.map(String.init)
         }
     }
 }
