@@ -79,6 +79,36 @@ import Testing
         #expect(r.stdout == "/dev/video0 /dev/video2\n/dev/video2\n")
     }
 
+    /// record --audio offers PulseAudio's sources: a private server with a null sink (its monitor
+    /// is a source), found through PULSE_SERVER as any client finds it.
+    @Test func bashCompletesPulseSources() throws {
+        let install = try Installation.shared.get()
+        let dir = try TemporaryDirectory()
+        let server = """
+            export PULSE_RUNTIME_PATH='\(dir.path("pulse"))' HOME='\(dir.path("pulse"))'
+            export PULSE_SERVER=unix:$PULSE_RUNTIME_PATH/native
+            mkdir -p "$PULSE_RUNTIME_PATH"
+            pulseaudio --daemonize=no --exit-idle-time=-1 -n --use-pid-file=no \\
+              -L "module-native-protocol-unix socket=$PULSE_RUNTIME_PATH/native auth-anonymous=1" \\
+              -L "module-null-sink sink_name=hfrcomplete" </dev/null >/dev/null 2>&1 &
+            server=$!
+            trap 'kill $server; wait' EXIT
+            for _ in $(seq 100); do pactl info >/dev/null 2>&1 && break; sleep 0.05; done
+
+            """
+        // `pulse:` as bash splits it at ':' (COMP_WORDBREAKS): the reply is what follows the colon.
+        let lines = [["hfr", "record", "--audio", ""], ["hfr", "record", "--audio", "pulse", ":"]]
+        let r = try Tool.run("bash", ["--norc", "-c", server + Self.bashScript(lines, prefix: install.prefix)])
+        #expect(r.status == 0, "\(r.stderr)")
+        let replies = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+            Set($0.split(separator: " ").map(String.init))
+        }
+        #expect(replies.count == 3)
+        guard replies.count == 3 else { return }
+        #expect(replies[0].isSuperset(of: ["none", "pulse:hfrcomplete.monitor"]), "\(replies[0])")
+        #expect(replies[1].contains("hfrcomplete.monitor") && !replies[1].contains("none"), "\(replies[1])")
+    }
+
     /// Types LINE and a Tab into an interactive zsh (in a pseudo-terminal, zsh/zpty) whose $fpath
     /// holds the installed _hfr; returns the screen after the prompt, escape sequences removed.
     static func zsh(_ line: String, prefix: String) throws -> [String] {
