@@ -1,5 +1,15 @@
 // The examples `--help` and the man pages show; HFRCommandsTests parses every one.
 
+extension Help {
+    /// The everyday workflow, in `hfr --help` and hfr(1).
+    static let workflow = [
+        CommandExample(
+            "Record ten seconds from the first camera at its highest frame rate", "hfr record clip.mp4 --duration 10"),
+        CommandExample("See its capture rate and temporal layers", "hfr probe clip.mp4"),
+        CommandExample("Slow motion: every frame shown at 30 fps", "hfr export clip.mp4 slow.mp4 --conform 30"),
+    ]
+}
+
 extension RecordCommand {
     public static var examples: [CommandExample] {
         [

@@ -19,6 +19,7 @@ enum Help {
         for c in commands { lines.append("  " + pad(c.name, width) + "  " + c.abstract) }
         lines += ["", "Options:"]
         lines += table(globalOptions)
+        lines += ["", "Examples:"] + examples(workflow)
         lines += ["", "See 'hfr <command> --help' for a command's options.", ""]
         return lines.joined(separator: "\n")
     }
@@ -29,10 +30,7 @@ enum Help {
         if !positionals.isEmpty { lines += ["", "Arguments:"] + table(positionals) }
         lines += ["", "Options:"] + table(options(of: command).filter(\.isNamedOption))
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
-        if !command.examples.isEmpty {
-            lines += ["", "Examples:"]
-            lines += command.examples.flatMap { ["  # " + $0.summary, "  " + $0.commandLine] }
-        }
+        if !command.examples.isEmpty { lines += ["", "Examples:"] + examples(command.examples) }
         lines.append("")
         return lines.joined(separator: "\n")
     }
@@ -40,6 +38,10 @@ enum Help {
     /// What `hfr NAME` accepts: its table, then the global options but --version (a first word only).
     static func options(of command: any Command.Type) -> [OptionSpec] {
         command.options + globalOptions.filter { $0.name != "version" }
+    }
+
+    private static func examples(_ examples: [CommandExample]) -> [String] {
+        examples.flatMap { ["  # " + $0.summary, "  " + $0.commandLine] }
     }
 
     private static func table(_ specs: [OptionSpec]) -> [String] {

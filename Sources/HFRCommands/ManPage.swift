@@ -16,6 +16,7 @@ enum ManPage {
         lines.append(".SH OPTIONS")
         lines += Help.globalOptions.flatMap(option)
         lines += [".SH EXIT STATUS"] + paragraphs(exitStatus)
+        lines += examples(Help.workflow)
         lines += seeAlso(commands.map { "hfr-\($0.name)" })
         return lines.joined(separator: "\n") + "\n"
     }
@@ -34,14 +35,7 @@ enum ManPage {
         if !positionals.isEmpty { lines += [".SH ARGUMENTS"] + positionals.flatMap(option) }
         lines.append(".SH OPTIONS")
         lines += Help.options(of: command).filter(\.isNamedOption).flatMap(option)
-        if !command.examples.isEmpty {
-            lines.append(".SH EXAMPLES")
-            for example in command.examples {
-                lines += [
-                    ".PP", escape(example.summary) + ":", ".RS 4", ".EX", escape(example.commandLine), ".EE", ".RE",
-                ]
-            }
-        }
+        lines += examples(command.examples)
         lines += seeAlso(["hfr"] + commands.filter { $0.name != command.name }.map { "hfr-\($0.name)" })
         return lines.joined(separator: "\n") + "\n"
     }
@@ -50,6 +44,14 @@ enum ManPage {
         0 success, 1 other failure, 64 usage error, 65 bad input data, 69 device unavailable, \
         74 input/output error, 130 interrupted. Each command's page says which it uses.
         """
+
+    private static func examples(_ examples: [CommandExample]) -> [String] {
+        guard !examples.isEmpty else { return [] }
+        return [".SH EXAMPLES"]
+            + examples.flatMap { example in
+                [".PP", escape(example.summary) + ":", ".RS 4", ".EX", escape(example.commandLine), ".EE", ".RE"]
+            }
+    }
 
     private static func header(_ name: String, _ summary: String) -> [String] {
         [

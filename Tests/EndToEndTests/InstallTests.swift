@@ -133,6 +133,14 @@ import Testing
                 #expect(text.contains(line.dropFirst(2)), "man hfr-\(command) lacks the example \(line)")
             }
         }
+        // hfr(1): every command, and the workflow `hfr --help` shows.
+        let main = try Tool.run("env", ["MANWIDTH=200", "man", "-l", install.prefix + "/share/man/man1/hfr.1"]).stdout
+        for command in try Self.commands(install.hfr) { #expect(main.contains("hfr-\(command)(1)")) }
+        let workflow = try Tool.run(install.hfr, ["--help"]).stdout.split(separator: "\n").filter {
+            $0.hasPrefix("  hfr ")
+        }
+        #expect(workflow.count >= 3)
+        for line in workflow { #expect(main.contains(line.dropFirst(2)), "hfr(1) lacks \(line)") }
         // Found by name where it is installed, as `man hfr-export` finds it under /usr/local.
         let byName = try Tool.run("env", ["MANWIDTH=200", "man", "-M", install.prefix + "/share/man", "hfr-export"])
         #expect(byName.status == 0 && byName.stdout.contains("--reencode"))

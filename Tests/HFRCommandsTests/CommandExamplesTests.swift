@@ -29,6 +29,19 @@ import Testing
         }
     }
 
+    @Test func theWorkflowInMainHelpParses() throws {
+        #expect(Help.main(commands: HFR.commands).contains("\nExamples:\n  # Record ten seconds"))
+        for example in Help.workflow {
+            let name = try #require(example.arguments.first)
+            let command = try #require(HFR.commands.first { $0.name == name })
+            do {
+                _ = try command.init(ParsedArguments(Array(example.arguments.dropFirst()), for: command))
+            } catch {
+                #expect(error.exitCode != .usage, "\(example.commandLine): \(error.message)")
+            }
+        }
+    }
+
     @Test func redirectionsAreNotArguments() {
         let example = CommandExample("Bash", "hfr completion bash > ~/.bash_completion.d/hfr")
         #expect(example.arguments == ["completion", "bash"])
