@@ -102,8 +102,23 @@ enum ManPage {
     }
 
     /// Text safe in roff: backslashes and minus signs escaped, no line taken for a request.
+    /// Words with a hyphen (options, page names) are never hyphenated (`\%`): they are typed as is.
     static func escape(_ text: String) -> String {
-        let body = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            let escaped = word.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+            return word.contains("-") ? "\\%" + escaped : escaped
+        }
+        // Non-ASCII (×, —, µ) as groff's \[uXXXX], readable without a preconv step.
+        let body = words.joined(separator: " ").unicodeScalars.map { scalar in
+            scalar.isASCII
+                ? String(scalar) : "\\[u" + String(scalar.value, radix: 16, uppercase: true).leftPadded(4) + "]"
+        }.joined()
         return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
