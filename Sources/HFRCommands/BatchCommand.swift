@@ -54,7 +54,9 @@ public struct BatchCommand: Command {
     public static let options: [OptionSpec] = [
         .positional("MANIFEST", optional: true, help: "The batch manifest (JSON, schema hfr.batch/1)."),
         .value("jobs", "N", short: "j", help: "Exports running at once (default: the number of cores)."),
-        .value("shard", "K/N|auto", help: "Run only part K of N, or the part the CI's variables name."),
+        .value(
+            "shard", "K/N|auto", help: "Run only part K of N, or the part the CI's variables name.",
+            choices: ["auto"]),
         .value("report", "FILE", help: "Write a JUnit XML report: one testcase per job."),
         .value("json-report", "FILE", help: "Write a JSON report (schema hfr.batch.report/1)."),
         .flag("resume", help: "Skip jobs whose output is up to date (input digest and options match)."),

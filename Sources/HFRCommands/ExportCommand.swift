@@ -68,12 +68,18 @@ public struct ExportCommand: Command {
         .value("conform", "FPS", help: "Slow motion: every frame shown at FPS (e.g. 30)."),
         .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
-        .value("ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1; auto: as recorded."),
+        .value(
+            "ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1; auto: as recorded.",
+            choices: ["auto"]),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
         RawTimingArguments.timestampsOption,
         RawTimingArguments.inputRateOption,
-        .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
-        .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
+        .value(
+            "audio", "ALG", help: "spectral (default), time-domain, varispeed or mute.",
+            choices: ExportSettings.AudioAlgorithm.allCases.map(\.rawValue)),
+        .value(
+            "reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto).",
+            choices: ExportSettings.ReencodePolicy.allCases.map(\.rawValue)),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
         .flag("dry-run", help: "Print the plan (frames kept per segment, output length) and write nothing."),

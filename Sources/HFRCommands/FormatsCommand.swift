@@ -21,7 +21,9 @@ public struct FormatsCommand: Command {
         Exit codes: 0 ok, 64 usage, 69 device missing, busy, not permitted or not a capture device.
         """
     public static let options: [OptionSpec] = [
-        .value("device", "D", help: "Capture device: path, number, or part of its name (default: the first)."),
+        .value(
+            "device", "D", help: "Capture device: path, number, or part of its name (default: the first).",
+            completion: .videoDevices),
         .flag("controls", help: "Also list the device's controls."),
         .flag("json", help: "Write machine-readable JSON to stdout."),
     ]

@@ -7,7 +7,7 @@ public enum HFR {
     /// Every subcommand, in the order `hfr --help` lists them.
     public static let commands: [any Command.Type] = [
         RecordCommand.self, ExportCommand.self, BatchCommand.self, ProbeCommand.self, DevicesCommand.self,
-        FormatsCommand.self,
+        FormatsCommand.self, CompletionCommand.self, ManPagesCommand.self,
     ]
 
     /// Runs the command line `arguments` (without the program name); returns the exit code.
@@ -39,7 +39,7 @@ public enum HFR {
             return 0
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            return report(.usage(first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"))
+            return report(unknown(first))
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
@@ -55,9 +55,26 @@ public enum HFR {
         }
     }
 
-    /// Prints `error` the way SPEC.md says (one line; usage and hint for usage errors).
+    /// An unknown first word: a usage error with the closest command or global option.
+    static func unknown(_ word: String) -> HFRError {
+        let isOption = word.hasPrefix("-")
+        var error = HFRError.usage(isOption ? "unknown option '\(word)'" : "unknown command '\(word)'")
+        var known = Help.globalOptions.map { "--" + $0.name }
+        if !isOption { known = commands.filter { !$0.isHidden }.map { $0.name } + ["help"] }
+        error.hint = Suggestion.hint(for: word, among: known)
+        return error
+    }
+
+    /// Prints `error` the way SPEC.md says (one line, then "Did you mean"; usage and hint for usage errors).
     static func report(_ error: HFRError) -> Int32 {
+        Console.error(render(error))
+        return error.exitCode.rawValue
+    }
+
+    /// The text `report` prints for `error`.
+    static func render(_ error: HFRError) -> String {
         var text = "Error: \(error.message)\n"
+        if let hint = error.hint { text += hint + "\n" }
         if error.exitCode == .usage {
             if let command = error.usageOf {
                 text += "Usage: \(command.usage)\nSee 'hfr \(command.name) --help'\n"
@@ -65,7 +82,6 @@ public enum HFR {
                 text += "Usage: hfr <command> [options]\nSee 'hfr --help'\n"
             }
         }
-        Console.error(text)
-        return error.exitCode.rawValue
+        return text
     }
 }

@@ -18,6 +18,8 @@ public struct HFRError: Error, Sendable, CustomStringConvertible {
     public let exitCode: ExitCode
     /// Set for usage errors: the command whose usage line and help hint follow the message.
     public let usageOf: (any Command.Type)?
+    /// A line printed after the message: "Did you mean 'record'?".
+    public var hint: String?
 
     public init(_ message: String, exitCode: ExitCode, usageOf: (any Command.Type)? = nil) {
         self.message = message

@@ -8,6 +8,7 @@ enum Help {
     ]
 
     static func main(commands: [any Command.Type]) -> String {
+        let commands = commands.filter { !$0.isHidden }
         var lines = [
             "hfr \(HFR.version) — record and retime high-frame-rate video on Linux.",
             "",
@@ -19,6 +20,7 @@ enum Help {
         for c in commands { lines.append("  " + pad(c.name, width) + "  " + c.abstract) }
         lines += ["", "Options:"]
         lines += table(globalOptions)
+        lines += ["", "Examples:"] + examples(workflow)
         lines += ["", "See 'hfr <command> --help' for a command's options.", ""]
         return lines.joined(separator: "\n")
     }
@@ -27,10 +29,20 @@ enum Help {
         var lines = [command.abstract, "", "Usage: \(command.usage)"]
         let positionals = command.options.filter { !$0.isNamedOption }
         if !positionals.isEmpty { lines += ["", "Arguments:"] + table(positionals) }
-        lines += ["", "Options:"] + table(command.options.filter(\.isNamedOption) + globalOptions)
+        lines += ["", "Options:"] + table(options(of: command).filter(\.isNamedOption))
         if !command.discussion.isEmpty { lines += ["", command.discussion] }
+        if !command.examples.isEmpty { lines += ["", "Examples:"] + examples(command.examples) }
         lines.append("")
         return lines.joined(separator: "\n")
+    }
+
+    /// What `hfr NAME` accepts: its table, then the global options but --version (a first word only).
+    static func options(of command: any Command.Type) -> [OptionSpec] {
+        command.options + globalOptions.filter { $0.name != "version" }
+    }
+
+    private static func examples(_ examples: [CommandExample]) -> [String] {
+        examples.flatMap { ["  # " + $0.summary, "  " + $0.commandLine] }
     }
 
     private static func table(_ specs: [OptionSpec]) -> [String] {

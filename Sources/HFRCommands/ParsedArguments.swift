@@ -73,7 +73,10 @@ public struct ParsedArguments: Sendable {
             let parts = body.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             guard let spec = table.first(where: { $0.name == name && $0.isNamedOption }) else {
-                throw .usage("unknown option '--\(name)'", of: command)
+                var error = HFRError.usage("unknown option '--\(name)'", of: command)
+                let known = Help.options(of: command).filter(\.isNamedOption).map { "--" + $0.name }
+                error.hint = Suggestion.hint(for: "--" + name, among: known)
+                throw error
             }
             return (spec, parts.count == 2 ? String(parts[1]) : nil)
         }

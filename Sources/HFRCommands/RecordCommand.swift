@@ -41,26 +41,37 @@ public struct RecordCommand: Command {
         """
     public static let options: [OptionSpec] = [
         .positional("OUTPUT", optional: true, help: "File to write (.mp4, .mov, .mkv); default hfr-DATE-TIME.mp4."),
-        .value("device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name."),
-        .value("source", "test", help: "Record the built-in test source instead of a camera."),
-        .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max)."),
+        .value(
+            "device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name.",
+            completion: .videoDevices),
+        .value("source", "test", help: "Record the built-in test source instead of a camera.", choices: ["test"]),
+        .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max).", choices: ["max"]),
         .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
-        .value("height", "H", help: "Frame height with the preset width (2160, 1080, 720, 480)."),
+        .value(
+            "height", "H", help: "Frame height with the preset width (2160, 1080, 720, 480).",
+            choices: ["2160", "1080", "720", "480"]),
         .value(
             "pixel-format", "F",
             help: "Pixel format the source delivers (nv12, yuyv422, mjpeg…); converted to I420 when needed."),
-        .value("layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below)."),
+        .value(
+            "layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below).",
+            choices: ["1", "2", "3", "4"]),
         .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
         .value("duration", "T", help: "Stop after T of media time (5, 2.5s, 500ms, 1:30 or 1:02:03)."),
         .value("frames", "N", help: "Stop after N frames."),
         .value(
             "audio", "DEVICE|none",
-            help: "Audio: the source's own (default), none, or a device: alsa:hw:1,0, pulse:NAME, hw:1."),
-        .value("late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait."),
-        .value("exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms."),
-        .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value."),
-        .value("white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin."),
-        .value("gain", "auto|V", help: "Camera gain: auto, or a gain value."),
+            help: "Audio: the source's own (default), none, or a device: alsa:hw:1,0, pulse:NAME, hw:1.",
+            choices: ["none"], completion: .audioDevices),
+        .value(
+            "late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait.",
+            choices: ["drop", "queue"]),
+        .value("exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms.", choices: ["auto"]),
+        .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value.", choices: ["auto"]),
+        .value(
+            "white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin.",
+            choices: ["auto"]),
+        .value("gain", "auto|V", help: "Camera gain: auto, or a gain value.", choices: ["auto"]),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),

@@ -1,0 +1,105 @@
+// The examples `--help` and the man pages show; HFRCommandsTests parses every one.
+
+extension Help {
+    /// The everyday workflow, in `hfr --help` and hfr(1).
+    static let workflow = [
+        CommandExample(
+            "Record ten seconds from the first camera at its highest frame rate", "hfr record clip.mp4 --duration 10"),
+        CommandExample("See its capture rate and temporal layers", "hfr probe clip.mp4"),
+        CommandExample("Slow motion: every frame shown at 30 fps", "hfr export clip.mp4 slow.mp4 --conform 30"),
+    ]
+}
+
+extension RecordCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample(
+                "Ten seconds from the first camera at its highest frame rate",
+                "hfr record clip.mp4 --duration 10"),
+            CommandExample(
+                "120 fps at 1280x720 from /dev/video2, with a USB microphone",
+                "hfr record clip.mp4 --device /dev/video2 --fps 120 --size 1280x720 --audio alsa:hw:1,0"),
+            CommandExample(
+                "A short shutter for sharp frames, fixed focus",
+                "hfr record clip.mp4 --device 0 --fps 120 --exposure 1/1000 --focus 0"),
+            CommandExample(
+                "Two seconds of the built-in test source at 240 fps (no camera needed)",
+                "hfr record test.mp4 --source test --fps 240 --duration 2"),
+        ]
+    }
+}
+
+extension ExportCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample(
+                "Slow motion: every frame of a 120 fps recording shown at 30 fps (4x slower)",
+                "hfr export clip.mp4 slow.mp4 --conform 30"),
+            CommandExample(
+                "Real time at 30 fps, upper temporal layers dropped, nothing re-encoded",
+                "hfr export clip.mp4 normal.mp4 --fps 30"),
+            CommandExample(
+                "Real time, then 4x slower from second 2 to 4, then real time again",
+                "hfr export clip.mp4 ramp.mp4 --ramp 0-2@1,2-4@0.25,4-@1 --fps 30"),
+            CommandExample(
+                "Half speed, seconds 1.5 to 6 only, audio stretched in the time domain",
+                "hfr export clip.mp4 cut.mkv --speed 0.5 --range 1.5-6 --audio time-domain"),
+            CommandExample(
+                "A raw stream from rpicam-vid, with the frame times it saved",
+                "hfr export video.h264 slow.mp4 --timestamps pts.txt --conform 30"),
+        ]
+    }
+}
+
+extension BatchCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample("Start from the commented example manifest", "hfr batch --example > jobs.json"),
+            CommandExample("Every job of a manifest on two workers", "hfr batch jobs.json -j 2"),
+            CommandExample(
+                "Part 2 of 4 of a CI matrix, with a JUnit report; skip outputs already made",
+                "hfr batch jobs.json --shard 2/4 --report junit.xml --resume"),
+            CommandExample("What this shard would run, without running it", "hfr batch jobs.json --dry-run"),
+        ]
+    }
+}
+
+extension ProbeCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample("Streams, capture rate and temporal layers of a recording", "hfr probe clip.mp4"),
+            CommandExample("Every frame with its layer, as JSON", "hfr probe clip.mp4 --frames --json"),
+            CommandExample("A raw H.264 stream at a known constant rate", "hfr probe video.h264 --input-fps 120"),
+        ]
+    }
+}
+
+extension DevicesCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample("The cameras and microphones hfr can record from", "hfr devices"),
+            CommandExample("The same for scripts", "hfr devices --json"),
+        ]
+    }
+}
+
+extension FormatsCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample("Sizes and frame rates of the first camera", "hfr formats"),
+            CommandExample("Those of /dev/video2, with its controls", "hfr formats --device /dev/video2 --controls"),
+        ]
+    }
+}
+
+extension CompletionCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample(
+                "Bash, for the current user",
+                "hfr completion bash > ~/.local/share/bash-completion/completions/hfr"),
+            CommandExample("Zsh (a directory on $fpath)", "hfr completion zsh > ~/.zfunc/_hfr"),
+            CommandExample("Fish", "hfr completion fish > ~/.config/fish/completions/hfr.fish"),
+        ]
+    }
+}

@@ -1,0 +1,81 @@
+import Testing
+
+@testable import HFRCommands
+
+/// The examples `--help` and the man pages show, and the choices completions offer, are command
+/// lines hfr accepts.
+@Suite struct CommandExamplesTests {
+    static let visible = HFR.commands.filter { !$0.isHidden }
+
+    @Test func everyVisibleCommandHasExamples() {
+        for command in Self.visible {
+            #expect(command.examples.count >= 2, "\(command.name) has \(command.examples.count) examples")
+        }
+    }
+
+    /// Parsed and validated by the command's own `init` (which reads no file). An `init` that needs
+    /// the machine (record without --device looks for a camera) may fail, but not as a usage error.
+    @Test func everyExampleParses() throws {
+        for command in Self.visible {
+            for example in command.examples {
+                #expect(example.commandLine.hasPrefix("hfr \(command.name)"), "\(example.commandLine)")
+                let arguments = Array(example.arguments.dropFirst())
+                do {
+                    _ = try command.init(ParsedArguments(arguments, for: command))
+                } catch {
+                    #expect(error.exitCode != .usage, "\(example.commandLine): \(error.message)")
+                }
+            }
+        }
+    }
+
+    @Test func theWorkflowInMainHelpParses() throws {
+        #expect(Help.main(commands: HFR.commands).contains("\nExamples:\n  # Record ten seconds"))
+        for example in Help.workflow {
+            let name = try #require(example.arguments.first)
+            let command = try #require(HFR.commands.first { $0.name == name })
+            do {
+                _ = try command.init(ParsedArguments(Array(example.arguments.dropFirst()), for: command))
+            } catch {
+                #expect(error.exitCode != .usage, "\(example.commandLine): \(error.message)")
+            }
+        }
+    }
+
+    @Test func redirectionsAreNotArguments() {
+        let example = CommandExample("Bash", "hfr completion bash > ~/.bash_completion.d/hfr")
+        #expect(example.arguments == ["completion", "bash"])
+    }
+
+    @Test func helpShowsTheExamples() {
+        let help = Help.command(ExportCommand.self)
+        let examples = help.components(separatedBy: "\nExamples:\n")
+        #expect(examples.count == 2)
+        for example in ExportCommand.examples {
+            #expect(examples.last!.contains("  # \(example.summary)\n  \(example.commandLine)\n"))
+        }
+    }
+
+    /// Command lines a choice is tried in: something valid around the option.
+    static let contexts: [String: [[String]]] = [
+        "record": [[], ["--source", "test"], ["--device", "/dev/video9"]],
+        "export": [["in.mp4", "out.mp4", "--fps", "30"], ["in.mp4", "out.mp4"]],
+        "batch": [["jobs.json"]],
+        "completion": [[]],
+    ]
+
+    @Test func everyChoiceIsAccepted() throws {
+        for command in Self.visible {
+            for spec in command.options where !spec.choices.isEmpty {
+                let contexts = try #require(Self.contexts[command.name], "no context for \(command.name)")
+                for choice in spec.choices {
+                    let words = spec.isNamedOption ? ["--\(spec.name)", choice] : [choice]
+                    let accepted = contexts.contains { context in
+                        (try? command.init(ParsedArguments(context + words, for: command))) != nil
+                    }
+                    #expect(accepted, "hfr \(command.name) --\(spec.name) \(choice) is refused")
+                }
+            }
+        }
+    }
+}
