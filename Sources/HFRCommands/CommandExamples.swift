@@ -4,7 +4,8 @@ extension Help {
     /// The everyday workflow, in `hfr --help` and hfr(1).
     static let workflow = [
         CommandExample(
-            "Record ten seconds from the first camera at its highest frame rate", "hfr record clip.mp4 --duration 10"),
+            "Record ten seconds from the first camera at its highest frame rate",
+            "hfr record clip.mp4 --fps max --duration 10s"),
         CommandExample("See its capture rate and temporal layers", "hfr probe clip.mp4"),
         CommandExample("Slow motion: every frame shown at 30 fps", "hfr export clip.mp4 slow.mp4 --conform 30"),
     ]
@@ -15,7 +16,7 @@ extension RecordCommand {
         [
             CommandExample(
                 "Ten seconds from the first camera at its highest frame rate",
-                "hfr record clip.mp4 --duration 10"),
+                "hfr record clip.mp4 --fps max --duration 10s"),
             CommandExample(
                 "120 fps at 1280x720 from /dev/video2, with a USB microphone",
                 "hfr record clip.mp4 --device /dev/video2 --fps 120 --size 1280x720 --audio alsa:hw:1,0"),
@@ -24,7 +25,7 @@ extension RecordCommand {
                 "hfr record clip.mp4 --device 0 --fps 120 --exposure 1/1000 --focus 0"),
             CommandExample(
                 "Two seconds of the built-in test source at 240 fps (no camera needed)",
-                "hfr record test.mp4 --source test --fps 240 --duration 2"),
+                "hfr record test.mp4 --source test --fps 240 --duration 2s"),
         ]
     }
 }
@@ -38,6 +39,9 @@ extension ExportCommand {
             CommandExample(
                 "Real time at 30 fps, upper temporal layers dropped, nothing re-encoded",
                 "hfr export clip.mp4 normal.mp4 --fps 30"),
+            CommandExample(
+                "What an export would do (lossless or re-encoded, frames, length), without writing",
+                "hfr export clip.mp4 normal.mp4 --fps 30 --dry-run"),
             CommandExample(
                 "Real time, then 4x slower from second 2 to 4, then real time again",
                 "hfr export clip.mp4 ramp.mp4 --ramp 0-2@1,2-4@0.25,4-@1 --fps 30"),
