@@ -74,6 +74,7 @@ public struct ExportCommand: Command {
         RawTimingArguments.inputRateOption,
         .value("audio", "ALG", help: "spectral (default), time-domain, varispeed or mute."),
         .value("reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto)."),
+        RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
         .flag("dry-run", help: "Print the plan (frames kept per segment, output length) and write nothing."),
@@ -102,8 +103,10 @@ public struct ExportCommand: Command {
         guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
             throw .usage("--reencode must be auto, never or always", of: command)
         }
-        settings = ExportSettings(
+        var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
+        self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"
         rawTiming = try RawTimingArguments(arguments, of: command)
         json = arguments.flag("json")

@@ -62,6 +62,7 @@ public struct RecordCommand: Command {
         .value("white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin."),
         .value("gain", "auto|V", help: "Camera gain: auto, or a gain value."),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
+        RotateArgument.option(help: "Degrees clockwise to turn the picture when shown (display matrix; .mp4/.mov)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]
@@ -96,13 +97,15 @@ public struct RecordCommand: Command {
         let pixelFormat = arguments.value("pixel-format")
         camera = try Self.camera(
             for: source, fps: fps, size: size, pixelFormat: pixelFormat, controls: Self.controls(arguments))
-        settings = RecordSettings(
+        var settings = RecordSettings(
             capture: CaptureRequest(
                 source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
                 includesSourceAudio: includesAudio),
             output: output, temporalLayers: layers, bitrate: 0, keyframeInterval: 0, encoderThreads: 1,
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
+        settings.rotation = try RotateArgument.parse(arguments, output: output, of: RecordCommand.self) ?? 0
+        self.settings = settings
         json = arguments.flag("json")
         force = arguments.flag("force")
     }

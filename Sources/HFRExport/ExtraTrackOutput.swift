@@ -21,14 +21,14 @@ final class ExtraTrackOutput {
     /// Chooses what to keep of `streams` (all the input's) in container `format`.
     init(
         streams: [StreamInfo], metadata: [String: String], video: StreamInfo, audio: StreamInfo?, format: String,
-        plan: ExportPlan, origin: Rational
+        plan: ExportPlan, origin: Rational, presentation: StreamPresentation? = nil
     ) {
         self.plan = plan
         self.origin = origin
         let (timecode, note) = ExtraTrackOutput.startTimecode(streams: streams, metadata: metadata, video: video, plan)
         self.timecode = timecode
         notes += note.map { [$0] } ?? []
-        if format == "matroska" || format == "webm", let rotation = video.presentation.rotation {
+        if format == "matroska" || format == "webm", let rotation = (presentation ?? video.presentation).rotation {
             notes.append("the display matrix (rotation \(rotation)°) is left out: \(format) cannot store it")
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
@@ -111,11 +111,13 @@ extension StreamInfo {
 }
 
 extension ExportPipeline {
-    /// The video's display matrix, colour description, aspect ratio and HDR side data, on the output
-    /// video stream whether its packets are copied or re-encoded.
-    static func keepPresentation(of video: StreamInfo, muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+    /// The video's display matrix (or `--rotate`'s), colour description, aspect ratio and HDR side
+    /// data, on the output video stream whether its packets are copied or re-encoded.
+    static func keepPresentation(
+        _ presentation: StreamPresentation, muxer: borrowing Muxer, stream: Int
+    ) throws(ExportFailure) {
         do {
-            try muxer.apply(video.presentation, toStream: stream)
+            try muxer.apply(presentation, toStream: stream)
         } catch {
             throw .settingUpOutput(error)
         }

@@ -57,7 +57,12 @@ enum RecordingFinalizer {
         for stream in streams where stream.kind == .video || stream.kind == .audio {
             outputIndex[stream.index] = try muxer.addStream(
                 copying: demuxer.codecParameters(ofStream: stream.index), timeBase: stream.timeBase)
-            if stream.kind == .video { muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!) }
+            if stream.kind == .video {
+                muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!)
+                // The display matrix (`--rotate`) of the fragmented file's `tkhd`.
+                let matrix = demuxer.presentation(ofStream: stream.index).displayMatrix
+                try muxer.setDisplayMatrix(matrix, ofStream: outputIndex[stream.index]!)
+            }
         }
         let isISO = format == "mp4" || format == "mov"
         for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }

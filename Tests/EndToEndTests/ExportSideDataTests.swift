@@ -74,7 +74,7 @@ import Testing
         #expect(source["rotation"] == "90.0000" && source["color_transfer"] == "arib-std-b67", "\(source)")
         #expect(source["sample_aspect_ratio"] == "3:4")
         let probe = try Tool.hfr(["probe", input])
-        #expect(probe.stdout.contains("bt2020/arib-std-b67/bt2020nc tv, rotation 90°"), "\(probe.stdout)")
+        #expect(probe.stdout.contains("bt2020/arib-std-b67/bt2020nc tv, rotation 270° clockwise"), "\(probe.stdout)")
         let sourceTimecode = try #require(try Self.timecode(input))
         #expect(sourceTimecode.start == [1, 0, 0, 0])
         let cases: [(String, [String], Double)] = [
