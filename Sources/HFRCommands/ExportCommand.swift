@@ -50,6 +50,10 @@ public struct ExportCommand: Command {
         com.hfr.version, and creation_time: the input's, else its file's modification time (the same
         export gives the same bytes). It is written under a temporary name and renamed when complete; the input is never modified.
 
+        The input's display matrix (rotation, as phones write it) is kept, copied or re-encoded;
+        --rotate 0|90|180|270 replaces it (degrees clockwise, as hfr record --rotate), 0 removes it.
+        Matroska output carries none (FFmpeg 5.1): --rotate 90/180/270 with .mkv is refused.
+
         --dry-run prints the plan and writes nothing: per segment of the time map the source span,
         speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's
         frames, rate, length and audio, and why it re-encodes. The input is analysed and every frame

@@ -34,6 +34,11 @@ public struct RecordCommand: Command {
         --white-balance auto|K, --gain auto|V, and any control by its v4l2-ctl name with
         --control name=value (repeatable; hfr formats --controls lists them).
 
+        --rotate 90 (or 180, 270) says how many degrees clockwise a viewer turns the picture, as a
+        phone held upright records: written as the display matrix (tkhd) of MP4/MOV, partial file
+        included, with no re-encoding (ffprobe, which counts counter-clockwise, prints rotation -90;
+        exiftool Rotation 90). FFmpeg 5.1 writes no rotation into Matroska: --rotate with .mkv is refused.
+
         Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable
         (missing, busy, not permitted, not a capture device, no such mode or control, unplugged
         while recording — what was captured before is kept), 74 output cannot be written (disk
