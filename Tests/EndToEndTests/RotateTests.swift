@@ -38,9 +38,11 @@ import Testing
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// 1 s at 120 fps, 1280x720; `--late-frames queue`: every frame, however busy the machine.
     static func record(_ path: String, rotate: Int) throws {
         let r = try Tool.hfr([
-            "record", "-q", "--source", "test", "--fps", "120", "--duration", "1", "--rotate", "\(rotate)", path,
+            "record", "-q", "--source", "test", "--fps", "120", "--duration", "1", "--late-frames", "queue",
+            "--rotate", "\(rotate)", path,
         ])
         #expect(r.status == 0, "stderr: \(r.stderr)")
     }
