@@ -28,8 +28,10 @@ final class ExtraTrackOutput {
         let (timecode, note) = ExtraTrackOutput.startTimecode(streams: streams, metadata: metadata, video: video, plan)
         self.timecode = timecode
         notes += note.map { [$0] } ?? []
-        if format == "matroska" || format == "webm", let rotation = (presentation ?? video.presentation).rotation {
-            notes.append("the display matrix (rotation \(rotation)°) is left out: \(format) cannot store it")
+        let shown = presentation ?? video.presentation
+        if format == "matroska" || format == "webm", shown.displayMatrix != nil, shown.clockwiseRotation != 0 {
+            let turn = shown.clockwiseRotation.map { "rotation \($0)° clockwise" } ?? "not a quarter turn"
+            notes.append("the display matrix (\(turn)) is left out: \(format) cannot store it")
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
             guard s.kind == .subtitle || s.kind == .data || s.kind == .other, !s.isTimecode else { continue }

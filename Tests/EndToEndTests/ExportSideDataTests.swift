@@ -188,6 +188,7 @@ import Testing
         #expect(try cues(dir.path("kept.mkv")) == ["00:00:00,400 --> 00:00:03,600", "00:00:04,000 --> 00:00:07,200"])
         let portrait = try Tool.hfr(["export", input, dir.path("portrait.mkv"), "--conform", "30"])
         #expect(portrait.status == 0)
-        #expect(portrait.stderr.contains("display matrix (rotation 90.0°) is left out: matroska cannot store it"))
+        #expect(
+            portrait.stderr.contains("display matrix (rotation 270° clockwise) is left out: matroska cannot store it"))
     }
 }
