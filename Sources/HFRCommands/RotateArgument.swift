@@ -5,8 +5,8 @@ import HFRMedia
 enum RotateArgument {
     static func option(help: String) -> OptionSpec { .value("rotate", "0|90|180|270", help: help) }
 
-    /// The value of `--rotate`, nil when not given. A usage error for any other value, and for a
-    /// turn into Matroska: FFmpeg 5.1's Matroska muxer writes no display matrix (no `Projection`).
+    /// The value of `--rotate`, nil when not given; a usage error for any other value. Matroska gets
+    /// it as a `Projection` roll (`MatroskaRotationPatch`); WebM (which hfr cannot write H.264 into) none.
     static func parse(
         _ arguments: ParsedArguments, output: String, of command: any Command.Type
     ) throws(HFRError) -> Int? {
@@ -15,10 +15,8 @@ enum RotateArgument {
             throw .usage("--rotate must be 0, 90, 180 or 270 (degrees clockwise), not '\(text)'", of: command)
         }
         let format = AtomicOutput.containerFormat(for: output)
-        if degrees != 0, format == "matroska" || format == "webm" {
-            throw .usage(
-                "--rotate \(degrees) needs an .mp4 or .mov OUTPUT: FFmpeg 5.1 writes no rotation into \(format)",
-                of: command)
+        if degrees != 0, format == "webm" {
+            throw .usage("--rotate \(degrees) needs an .mp4, .mov or .mkv OUTPUT", of: command)
         }
         return degrees
     }

@@ -101,6 +101,10 @@ public final class ExportPipeline {
                 try MP4MetadataPatch.setFloat32(
                     ExportMetadata.floatTags(plan: plan, sourceCaptureRate: analysis.captureRate), inFileAt: path)
             }
+            // FFmpeg 5.1 writes no rotation into Matroska: a quarter turn goes in as a `Projection` roll.
+            if format == "matroska", let turn = presentation.clockwiseRotation, turn != 0 {
+                try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
+            }
         } catch {
             throw .writing(error)
         }

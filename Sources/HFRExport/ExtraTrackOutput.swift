@@ -29,7 +29,9 @@ final class ExtraTrackOutput {
         self.timecode = timecode
         notes += note.map { [$0] } ?? []
         let shown = presentation ?? video.presentation
-        if format == "matroska" || format == "webm", shown.displayMatrix != nil, shown.clockwiseRotation != 0 {
+        // Matroska takes a quarter turn (`MatroskaRotationPatch`), not a flip or another angle.
+        let kept = format == "matroska" && shown.clockwiseRotation != nil
+        if format == "matroska" || format == "webm", shown.displayMatrix != nil, shown.clockwiseRotation != 0, !kept {
             let turn = shown.clockwiseRotation.map { "rotation \($0)° clockwise" } ?? "not a quarter turn"
             notes.append("the display matrix (\(turn)) is left out: \(format) cannot store it")
         }

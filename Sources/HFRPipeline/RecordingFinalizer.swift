@@ -96,5 +96,9 @@ enum RecordingFinalizer {
         }
         try muxer.finish()
         if isISO { try storeFloatCaptureRate(captureRate, inFileAt: path) }
+        // FFmpeg 5.1 writes no rotation into Matroska: `--rotate` goes in as a `Projection` roll.
+        if format == "matroska", let turn = video?.presentation.clockwiseRotation, turn != 0 {
+            try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
+        }
     }
 }

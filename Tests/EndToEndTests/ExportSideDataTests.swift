@@ -150,8 +150,8 @@ import Testing
     }
 
     /// A subtitle track MP4 can store (mov_text) is kept and retimed with the video; one it cannot
-    /// (SubRip) is left out with a note on stderr and in `--json`, exit 0; a rotation Matroska cannot
-    /// store is noted too.
+    /// (SubRip) is left out with a note on stderr and in `--json`, exit 0; the rotation goes into
+    /// Matroska as a `Projection` roll (FFmpeg reads it back as the same display matrix), no note.
     @Test func subtitlesAreRetimedOrLeftOutWithANote() throws {
         let input = try Self.portrait.get()
         let dir = try TemporaryDirectory()
@@ -188,7 +188,7 @@ import Testing
         #expect(try cues(dir.path("kept.mkv")) == ["00:00:00,400 --> 00:00:03,600", "00:00:04,000 --> 00:00:07,200"])
         let portrait = try Tool.hfr(["export", input, dir.path("portrait.mkv"), "--conform", "30"])
         #expect(portrait.status == 0)
-        #expect(
-            portrait.stderr.contains("display matrix (rotation 270° clockwise) is left out: matroska cannot store it"))
+        #expect(!portrait.stderr.contains("display matrix"), "\(portrait.stderr)")
+        #expect(try Self.presentation(dir.path("portrait.mkv"))["rotation"] == "90.0000")
     }
 }
