@@ -52,7 +52,7 @@ public struct ExportCommand: Command {
 
         The input's display matrix (rotation, as phones write it) is kept, copied or re-encoded;
         --rotate 0|90|180|270 replaces it (degrees clockwise, as hfr record --rotate), 0 removes it.
-        Matroska output carries none (FFmpeg 5.1): --rotate 90/180/270 with .mkv is refused.
+        In .mkv it is the video track's Projection roll (FFmpeg 5.1's muxer writes none; hfr adds it).
 
         --dry-run prints the plan and writes nothing: per segment of the time map the source span,
         speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's

@@ -37,7 +37,7 @@ public struct RecordCommand: Command {
         --rotate 90 (or 180, 270) says how many degrees clockwise a viewer turns the picture, as a
         phone held upright records: written as the display matrix (tkhd) of MP4/MOV, partial file
         included, with no re-encoding (ffprobe, which counts counter-clockwise, prints rotation -90;
-        exiftool Rotation 90). FFmpeg 5.1 writes no rotation into Matroska: --rotate with .mkv is refused.
+        exiftool Rotation 90); in MKV as the track's Projection roll (-90), which FFmpeg reads back.
 
         Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable
         (missing, busy, not permitted, not a capture device, no such mode or control, unplugged
@@ -67,7 +67,7 @@ public struct RecordCommand: Command {
         .value("white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin."),
         .value("gain", "auto|V", help: "Camera gain: auto, or a gain value."),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
-        RotateArgument.option(help: "Degrees clockwise to turn the picture when shown (display matrix; .mp4/.mov)."),
+        RotateArgument.option(help: "Degrees clockwise to turn the picture when shown (display matrix; no re-encode)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]
