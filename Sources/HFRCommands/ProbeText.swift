@@ -54,7 +54,7 @@ enum ProbeText {
         switch (p.clockwiseRotation, p.rotation) {
         case (0?, _), (nil, nil): ""
         case (let r?, _): ", rotation \(r)° clockwise"
-        case (nil, let r?): ", display matrix (not a quarter turn: \(DecimalText.fixed(r, digits: 0))° as ffprobe says)"
+        case (nil, let r?): ", display matrix with a flip or an odd angle (ffprobe: \(DecimalText.fixed(r, digits: 0))°)"
         }
     }
 
