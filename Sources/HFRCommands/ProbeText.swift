@@ -54,7 +54,8 @@ enum ProbeText {
         switch (p.clockwiseRotation, p.rotation) {
         case (0?, _), (nil, nil): ""
         case (let r?, _): ", rotation \(r)° clockwise"
-        case (nil, let r?): ", display matrix with a flip or an odd angle (ffprobe: \(DecimalText.fixed(r, digits: 0))°)"
+        case (nil, let r?):
+            ", display matrix with a flip or an odd angle (ffprobe: \(DecimalText.fixed(r, digits: 0))°)"
         }
     }
 
