@@ -50,6 +50,10 @@ public struct ExportCommand: Command {
         com.hfr.version, and creation_time: the input's, else its file's modification time (the same
         export gives the same bytes). It is written under a temporary name and renamed when complete; the input is never modified.
 
+        The input's display matrix (rotation, as phones write it) is kept, copied or re-encoded;
+        --rotate 0|90|180|270 replaces it (degrees clockwise, as hfr record --rotate), 0 removes it.
+        In .mkv it is the video track's Projection roll (FFmpeg 5.1's muxer writes none; hfr adds it).
+
         --dry-run prints the plan and writes nothing: per segment of the time map the source span,
         speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's
         frames, rate, length and audio, and why it re-encodes. The input is analysed and every frame
@@ -80,6 +84,7 @@ public struct ExportCommand: Command {
         .value(
             "reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto).",
             choices: ExportSettings.ReencodePolicy.allCases.map(\.rawValue)),
+        RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
         .flag("dry-run", help: "Print the plan (frames kept per segment, output length) and write nothing."),
@@ -108,8 +113,10 @@ public struct ExportCommand: Command {
         guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
             throw .usage("--reencode must be auto, never or always", of: command)
         }
-        settings = ExportSettings(
+        var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
+        self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"
         rawTiming = try RawTimingArguments(arguments, of: command)
         json = arguments.flag("json")

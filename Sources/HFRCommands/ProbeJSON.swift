@@ -99,6 +99,7 @@ enum ProbeJSON {
                 ("realFrameRate", rational(i.realFrameRate)),
                 ("measuredFrameRate", rational(s.measuredFrameRate)),
                 ("rotation", .optional(i.presentation.rotation.map { .double($0) })),
+                ("clockwiseRotation", .optional(i.presentation.clockwiseRotation.map { .int(Int64($0)) })),
                 ("colorPrimaries", .optional(i.presentation.colorNames.primaries.map { .string($0) })),
                 ("colorTransfer", .optional(i.presentation.colorNames.transfer.map { .string($0) })),
                 ("colorSpace", .optional(i.presentation.colorNames.space.map { .string($0) })),

@@ -48,6 +48,17 @@ enum ProbeText {
         return [head + (segments.isEmpty ? ", no slow-motion segments" : "")] + segments
     }
 
+    /// The display matrix as `--rotate` says it (", rotation 90° clockwise"); FFmpeg's
+    /// counter-clockwise angle for one that is not a quarter turn; nothing without one.
+    static func rotation(_ p: StreamPresentation) -> String {
+        switch (p.clockwiseRotation, p.rotation) {
+        case (0?, _), (nil, nil): ""
+        case (let r?, _): ", rotation \(r)° clockwise"
+        case (nil, let r?):
+            ", display matrix with a flip or an odd angle (ffprobe: \(DecimalText.fixed(r, digits: 0))°)"
+        }
+    }
+
     static func stream(_ s: ProbeReport.Stream) -> String {
         let i = s.info
         var text = "#\(i.index) \(i.kind.rawValue): \(i.codecName == "none" ? i.codecTag ?? "none" : i.codecName)"
@@ -59,7 +70,7 @@ enum ProbeText {
             let c = i.presentation.colorNames
             let colour = [[c.primaries, c.transfer, c.space].compactMap { $0 }.joined(separator: "/"), c.range ?? ""]
             if colour != ["", ""] { text += " " + colour.filter { !$0.isEmpty }.joined(separator: " ") }
-            if let r = i.presentation.rotation { text += ", rotation \(DecimalText.fixed(r, digits: 0))°" }
+            text += rotation(i.presentation)
             text += ", \(rate(i.averageFrameRate)) fps"
             if let m = s.measuredFrameRate, m != i.averageFrameRate { text += " (measured \(rate(m)))" }
         case .audio:

@@ -34,6 +34,11 @@ public struct RecordCommand: Command {
         --white-balance auto|K, --gain auto|V, and any control by its v4l2-ctl name with
         --control name=value (repeatable; hfr formats --controls lists them).
 
+        --rotate 90 (or 180, 270) says how many degrees clockwise a viewer turns the picture, as a
+        phone held upright records: written as the display matrix (tkhd) of MP4/MOV, partial file
+        included, with no re-encoding (ffprobe, which counts counter-clockwise, prints rotation -90;
+        exiftool Rotation 90); in MKV as the track's Projection roll (-90), which FFmpeg reads back.
+
         Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable
         (missing, busy, not permitted, not a capture device, no such mode or control, unplugged
         while recording — what was captured before is kept), 74 output cannot be written (disk
@@ -73,6 +78,7 @@ public struct RecordCommand: Command {
             choices: ["auto"]),
         .value("gain", "auto|V", help: "Camera gain: auto, or a gain value.", choices: ["auto"]),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
+        RotateArgument.option(help: "Degrees clockwise to turn the picture when shown (display matrix; no re-encode)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]
@@ -107,13 +113,15 @@ public struct RecordCommand: Command {
         let pixelFormat = arguments.value("pixel-format")
         camera = try Self.camera(
             for: source, fps: fps, size: size, pixelFormat: pixelFormat, controls: Self.controls(arguments))
-        settings = RecordSettings(
+        var settings = RecordSettings(
             capture: CaptureRequest(
                 source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
                 includesSourceAudio: includesAudio),
             output: output, temporalLayers: layers, bitrate: 0, keyframeInterval: 0, encoderThreads: 1,
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
+        settings.rotation = try RotateArgument.parse(arguments, output: output, of: RecordCommand.self) ?? 0
+        self.settings = settings
         json = arguments.flag("json")
         force = arguments.flag("force")
     }

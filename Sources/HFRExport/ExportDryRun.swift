@@ -18,7 +18,8 @@ extension ExportPipeline {
         }
         let extras = ExtraTrackOutput(
             streams: demuxer.streams, metadata: demuxer.metadata, video: video,
-            audio: settings.audio == .mute ? nil : analysis.audio, format: format, plan: plan, origin: analysis.origin)
+            audio: settings.audio == .mute ? nil : analysis.audio, format: format, plan: plan, origin: analysis.origin,
+            presentation: settings.rotation.map { video.presentation.rotated(clockwise: $0) })
         let (tally, spacing) = try count(demuxer, analysis: analysis, plan: plan, fileSize: fileSize)
         let notes = plan.notes + extras.notes + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
         return ExportPreview(

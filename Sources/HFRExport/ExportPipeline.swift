@@ -69,9 +69,10 @@ public final class ExportPipeline {
         let video = analysis.video
         let audio = settings.audio == .mute ? nil : analysis.audio
         let format = AtomicOutput.containerFormat(for: settings.output)
+        let presentation = settings.rotation.map { video.presentation.rotated(clockwise: $0) } ?? video.presentation
         let extras = ExtraTrackOutput(
             streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio, format: format,
-            plan: plan, origin: analysis.origin)
+            plan: plan, origin: analysis.origin, presentation: presentation)
         demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? []) + extras.inputIndices))
         let mapped =
             extras.inputIndices.isEmpty
@@ -84,7 +85,7 @@ public final class ExportPipeline {
                 demuxer: demuxer, muxer: muxer, info: a, plan: plan, origin: analysis.origin,
                 algorithm: settings.audio)
         }
-        try ExportPipeline.keepPresentation(of: video, muxer: muxer, stream: videoOut.index)
+        try ExportPipeline.keepPresentation(presentation, muxer: muxer, stream: videoOut.index)
         try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis, inputTags: demuxer.metadata)
         progress?(videoOut.tick(inputFraction: 0))
@@ -99,6 +100,10 @@ public final class ExportPipeline {
             if format == "mp4" || format == "mov" {
                 try MP4MetadataPatch.setFloat32(
                     ExportMetadata.floatTags(plan: plan, sourceCaptureRate: analysis.captureRate), inFileAt: path)
+            }
+            // FFmpeg 5.1 writes no rotation into Matroska: a quarter turn goes in as a `Projection` roll.
+            if format == "matroska", let turn = presentation.clockwiseRotation, turn != 0 {
+                try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
             }
         } catch {
             throw .writing(error)

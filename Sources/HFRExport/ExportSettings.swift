@@ -40,6 +40,8 @@ public struct ExportSettings: Sendable {
     public var reencode: ReencodePolicy
     /// Times for a raw H.264/HEVC input's frames (`--timestamps`, `--input-fps`); nil for containers.
     public var timing: InputTiming?
+    /// `--rotate`: the output's display matrix, degrees clockwise (0 = none); nil keeps the input's.
+    public var rotation: Int?
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

@@ -21,15 +21,19 @@ final class ExtraTrackOutput {
     /// Chooses what to keep of `streams` (all the input's) in container `format`.
     init(
         streams: [StreamInfo], metadata: [String: String], video: StreamInfo, audio: StreamInfo?, format: String,
-        plan: ExportPlan, origin: Rational
+        plan: ExportPlan, origin: Rational, presentation: StreamPresentation? = nil
     ) {
         self.plan = plan
         self.origin = origin
         let (timecode, note) = ExtraTrackOutput.startTimecode(streams: streams, metadata: metadata, video: video, plan)
         self.timecode = timecode
         notes += note.map { [$0] } ?? []
-        if format == "matroska" || format == "webm", let rotation = video.presentation.rotation {
-            notes.append("the display matrix (rotation \(rotation)°) is left out: \(format) cannot store it")
+        let shown = presentation ?? video.presentation
+        // Matroska takes a quarter turn (`MatroskaRotationPatch`), not a flip or another angle.
+        let kept = format == "matroska" && shown.clockwiseRotation != nil
+        if format == "matroska" || format == "webm", shown.displayMatrix != nil, shown.clockwiseRotation != 0, !kept {
+            let turn = shown.clockwiseRotation.map { "rotation \($0)° clockwise" } ?? "not a quarter turn"
+            notes.append("the display matrix (\(turn)) is left out: \(format) cannot store it")
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
             guard s.kind == .subtitle || s.kind == .data || s.kind == .other, !s.isTimecode else { continue }
@@ -111,11 +115,13 @@ extension StreamInfo {
 }
 
 extension ExportPipeline {
-    /// The video's display matrix, colour description, aspect ratio and HDR side data, on the output
-    /// video stream whether its packets are copied or re-encoded.
-    static func keepPresentation(of video: StreamInfo, muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+    /// The video's display matrix (or `--rotate`'s), colour description, aspect ratio and HDR side
+    /// data, on the output video stream whether its packets are copied or re-encoded.
+    static func keepPresentation(
+        _ presentation: StreamPresentation, muxer: borrowing Muxer, stream: Int
+    ) throws(ExportFailure) {
         do {
-            try muxer.apply(video.presentation, toStream: stream)
+            try muxer.apply(presentation, toStream: stream)
         } catch {
             throw .settingUpOutput(error)
         }

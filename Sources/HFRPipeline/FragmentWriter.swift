@@ -18,12 +18,14 @@ final class FragmentWriter {
 
     init(
         path: String, width: Int, height: Int, parameterSets: [UInt8], videoTimeBase: Rational,
-        audio: (parameters: CodecParameters, timeBase: Rational)?, captureRate: Rational
+        audio: (parameters: CodecParameters, timeBase: Rational)?, captureRate: Rational, rotation: Int = 0
     ) throws(AVFailure) {
         muxer = try Muxer(path: path, format: "mp4")
         videoIndex = try muxer.addStream(
             copying: CodecParameters.h264(width: width, height: height, extradata: parameterSets),
             timeBase: videoTimeBase)
+        // `--rotate`: the display matrix goes into the header's `tkhd`, so the partial file has it too.
+        try muxer.setDisplayMatrix(DisplayRotation.matrix(clockwise: rotation), ofStream: videoIndex)
         if let audio {
             audioIndex = try muxer.addStream(copying: audio.parameters, timeBase: audio.timeBase)
         } else {

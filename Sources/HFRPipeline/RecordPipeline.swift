@@ -133,7 +133,7 @@ public final class RecordPipeline: Sendable {
             return try FragmentWriter(
                 path: settings.partialPath, width: settings.capture.width, height: settings.capture.height,
                 parameterSets: parameterSets, videoTimeBase: videoTimeBase, audio: audio,
-                captureRate: settings.capture.frameRate)
+                captureRate: settings.capture.frameRate, rotation: settings.rotation)
         } catch {
             throw .libav(error)
         }

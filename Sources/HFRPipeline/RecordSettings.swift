@@ -29,6 +29,9 @@ public struct RecordSettings: Sendable {
     /// Frames that may wait between capture and encoder.
     public var queueCapacity: Int
     public var showsStatus: Bool
+    /// `--rotate`: degrees clockwise a viewer turns the picture (0, 90, 180, 270), written as the
+    /// MP4/MOV display matrix (`DisplayRotation`); the pictures themselves are not turned.
+    public var rotation: Int = 0
 
     public init(
         capture: CaptureRequest, output: String, temporalLayers: Int, bitrate: Int, keyframeInterval: Int,

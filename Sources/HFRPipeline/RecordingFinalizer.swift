@@ -57,7 +57,12 @@ enum RecordingFinalizer {
         for stream in streams where stream.kind == .video || stream.kind == .audio {
             outputIndex[stream.index] = try muxer.addStream(
                 copying: demuxer.codecParameters(ofStream: stream.index), timeBase: stream.timeBase)
-            if stream.kind == .video { muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!) }
+            if stream.kind == .video {
+                muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!)
+                // The display matrix (`--rotate`) of the fragmented file's `tkhd`.
+                let matrix = demuxer.presentation(ofStream: stream.index).displayMatrix
+                try muxer.setDisplayMatrix(matrix, ofStream: outputIndex[stream.index]!)
+            }
         }
         let isISO = format == "mp4" || format == "mov"
         for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }
@@ -91,5 +96,9 @@ enum RecordingFinalizer {
         }
         try muxer.finish()
         if isISO { try storeFloatCaptureRate(captureRate, inFileAt: path) }
+        // FFmpeg 5.1 writes no rotation into Matroska: `--rotate` goes in as a `Projection` roll.
+        if format == "matroska", let turn = video?.presentation.clockwiseRotation, turn != 0 {
+            try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
+        }
     }
 }

@@ -74,7 +74,7 @@ import Testing
         #expect(source["rotation"] == "90.0000" && source["color_transfer"] == "arib-std-b67", "\(source)")
         #expect(source["sample_aspect_ratio"] == "3:4")
         let probe = try Tool.hfr(["probe", input])
-        #expect(probe.stdout.contains("bt2020/arib-std-b67/bt2020nc tv, rotation 90°"), "\(probe.stdout)")
+        #expect(probe.stdout.contains("bt2020/arib-std-b67/bt2020nc tv, rotation 270° clockwise"), "\(probe.stdout)")
         let sourceTimecode = try #require(try Self.timecode(input))
         #expect(sourceTimecode.start == [1, 0, 0, 0])
         let cases: [(String, [String], Double)] = [
@@ -150,8 +150,8 @@ import Testing
     }
 
     /// A subtitle track MP4 can store (mov_text) is kept and retimed with the video; one it cannot
-    /// (SubRip) is left out with a note on stderr and in `--json`, exit 0; a rotation Matroska cannot
-    /// store is noted too.
+    /// (SubRip) is left out with a note on stderr and in `--json`, exit 0; the rotation goes into
+    /// Matroska as a `Projection` roll (FFmpeg reads it back as the same display matrix), no note.
     @Test func subtitlesAreRetimedOrLeftOutWithANote() throws {
         let input = try Self.portrait.get()
         let dir = try TemporaryDirectory()
@@ -188,6 +188,7 @@ import Testing
         #expect(try cues(dir.path("kept.mkv")) == ["00:00:00,400 --> 00:00:03,600", "00:00:04,000 --> 00:00:07,200"])
         let portrait = try Tool.hfr(["export", input, dir.path("portrait.mkv"), "--conform", "30"])
         #expect(portrait.status == 0)
-        #expect(portrait.stderr.contains("display matrix (rotation 90.0°) is left out: matroska cannot store it"))
+        #expect(!portrait.stderr.contains("display matrix"), "\(portrait.stderr)")
+        #expect(try Self.presentation(dir.path("portrait.mkv"))["rotation"] == "90.0000")
     }
 }
