@@ -2,6 +2,7 @@ import Foundation
 import HFRCapture
 import HFRMedia
 import HFRPipeline
+import HFRPreview
 
 /// `hfr record`: capture at high frame rate into H.264 with droppable temporal layers.
 public struct RecordCommand: Command {
@@ -62,6 +63,7 @@ public struct RecordCommand: Command {
         .value("white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin."),
         .value("gain", "auto|V", help: "Camera gain: auto, or a gain value."),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
+        .value("preview", "[HOST:]PORT", help: "Serve a live preview page (127.0.0.1 unless HOST is given)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]
@@ -74,6 +76,8 @@ public struct RecordCommand: Command {
     let camera: (request: ModeSelector.Request, controls: CameraControls)?
     let layersOption: Int?
     let bitrateOption: Int?
+    /// `--preview`: where to serve the live page.
+    let preview: PreviewSettings?
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let source = try Self.source(arguments)
@@ -105,6 +109,7 @@ public struct RecordCommand: Command {
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
         json = arguments.flag("json")
         force = arguments.flag("force")
+        preview = try PreviewStart.settings(arguments, of: Self.self)
     }
 
     /// `--source test`, `--device D`, or the first camera.
@@ -233,6 +238,9 @@ public struct RecordCommand: Command {
         var settings = self.settings
         // Before the camera opens: an .avi would otherwise record, then fail at the end.
         try OutputFile.checkContainer(settings.output, of: Self.self)
+        // Before the camera and the output: a port in use leaves nothing behind.
+        let live = RecordPreviewStatus()
+        let previewSession = try preview.map { p throws(HFRError) in try PreviewStart.start(p) { live.members() } }
         var capture: V4L2Capture?
         var card: String?
         if let camera, case .device(let spec) = settings.capture.source {
@@ -261,9 +269,16 @@ public struct RecordCommand: Command {
         // A second signal while finishing: the half-written final file goes, the partial one stays.
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
-        let pipeline = RecordPipeline(settings: settings, camera: capture)
+        let pipeline = RecordPipeline(settings: settings, camera: capture, preview: previewSession?.tap)
+        live.attach(settings: settings, stats: pipeline.stats)
+        defer { previewSession?.stop() }
+        let showsStatus = settings.showsStatus
         let status: ((RecordStats, Int) -> Void)? =
-            settings.showsStatus ? { stats, depth in progress.show(stats, queueDepth: depth) } : nil
+            showsStatus || preview != nil
+            ? { stats, depth in
+                live.queueDepth.store(depth, ordering: .relaxed)
+                if showsStatus { progress.show(stats, queueDepth: depth) }
+            } : nil
         let report: RecordReport
         do {
             report = try pipeline.run(status: status)
