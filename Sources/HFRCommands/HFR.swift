@@ -7,7 +7,7 @@ public enum HFR {
     /// Every subcommand, in the order `hfr --help` lists them.
     public static let commands: [any Command.Type] = [
         RecordCommand.self, ExportCommand.self, BatchCommand.self, ProbeCommand.self, DevicesCommand.self,
-        FormatsCommand.self,
+        FormatsCommand.self, PreviewCommand.self,
     ]
 
     /// Runs the command line `arguments` (without the program name); returns the exit code.
