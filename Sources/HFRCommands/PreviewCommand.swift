@@ -83,7 +83,8 @@ public struct PreviewCommand: Command {
         guard let camera, case .device(let spec) = source else {
             do {
                 let input = try CaptureInput(request)
-                let mode = "\(input.videoWidth)x\(input.videoHeight) \(input.sourcePixelFormat ?? "?") at "
+                let mode =
+                    "\(input.videoWidth)x\(input.videoHeight) \(input.sourcePixelFormat ?? "?") at "
                     + "\(ProbeText.rate(request.frameRate)) fps"
                 return (input, [("mode", .string(mode))])
             } catch {

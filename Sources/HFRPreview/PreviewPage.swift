@@ -8,6 +8,7 @@ enum PreviewPage {
         <style>
         body { margin: 0; background: #111; color: #ddd; font: 14px/1.4 system-ui, sans-serif; display: flex;
           flex-wrap: wrap; gap: 16px; padding: 12px; }
+        #info { flex: 1 1 280px; min-width: 0; overflow-wrap: anywhere; }
         #view { flex: 0 0 auto; display: flex; align-items: center; justify-content: center; }
         #picture { display: block; max-width: 640px; transition: transform 0.2s; }
         table { border-collapse: collapse; min-width: 300px; }
@@ -18,7 +19,7 @@ enum PreviewPage {
         </style></head>
         <body>
         <div id="view"><img id="picture" src="/stream.mjpg" alt="live picture"></div>
-        <div><h1 id="title">hfr</h1><div id="warning"></div><table id="figures"></table></div>
+        <div id="info"><h1 id="title">hfr</h1><div id="warning"></div><table id="figures"></table></div>
         <script>
         "use strict";
         const num = (v) => v === undefined || v === null ? "–" : String(v);

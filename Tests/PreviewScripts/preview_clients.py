@@ -4,6 +4,7 @@
 readers PORT N SECONDS  N clients read /stream.mjpg for SECONDS while one more connects, asks for it
                         and never reads; prints JSON: the JPEG parts each reader got, whether the
                         stalled client stayed connected.
+get PORT PATH           prints the status line, then the body (a whole response: not for streams).
 fuzz PORT COUNT         COUNT bounded malformed, oversized and unknown requests, one connection each;
                         prints JSON: responses by status code ("closed": the library closed the
                         connection without a response), and a sample of anything else.
@@ -140,8 +141,25 @@ def fuzz(port, count):
     print(json.dumps({"statuses": statuses, "byKind": by_kind}))
 
 
+def get(port, path):
+    sock = socket.create_connection((HOST, port), timeout=5)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+    data = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    sock.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    print(head.split(b"\r\n")[0].decode())
+    sys.stdout.write(body.decode("utf-8", "replace"))
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "readers":
+    if sys.argv[1] == "get":
+        get(int(sys.argv[2]), sys.argv[3])
+    elif sys.argv[1] == "readers":
         readers(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
     else:
         fuzz(int(sys.argv[2]), int(sys.argv[3]))
