@@ -118,7 +118,8 @@ import Testing
         print(
             "PreviewTests: peak RSS \(without / 1024) MiB without preview, \(with / 1024) MiB with 4 clients "
                 + "(queue peaks \(plainReport["maxQueueDepth"] ?? "?") and \(report["maxQueueDepth"] ?? "?") frames: "
-                + "\(previewOwn / 1024) MiB beyond them); JPEG parts read \(parts), preview \(preview["fps"] ?? "?") fps"
+                + "\(previewOwn / 1024) MiB beyond them); JPEG parts read \(parts), "
+                + "preview \(preview["fps"] ?? "?") fps"
         )
         #expect(previewOwn < 48 * 1024, "\(without) KiB → \(with) KiB")
     }
