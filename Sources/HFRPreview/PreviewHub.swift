@@ -73,6 +73,9 @@ public final class PreviewHub: @unchecked Sendable {
         return times.withLock { t in Double(t.filter { $0 >= now - 2 }.count) / 2 }
     }
 
+    /// Streams (MJPEG and events) being served now.
+    var clients: Int { clientCount.load(ordering: .relaxed) }
+
     func clientOpened() { clientCount.add(1, ordering: .relaxed) }
     func clientClosed() { clientCount.subtract(1, ordering: .relaxed) }
 
@@ -84,7 +87,7 @@ public final class PreviewHub: @unchecked Sendable {
                 "preview",
                 .object([
                     ("fps", .double(fps)), ("maxFps", .int(settings.maxFPS)), ("maxWidth", .int(settings.maxWidth)),
-                    ("clients", .int(clientCount.load(ordering: .relaxed))), ("rotation", .int(settings.rotation)),
+                    ("clients", .int(clients)), ("rotation", .int(settings.rotation)),
                 ])
             ))
         return .object(members)

@@ -51,6 +51,8 @@ public final class PreviewSession {
                 usleep(4000)
                 continue
             }
+            // Nobody watching: nothing to encode (the page and the streams pick up the next picture).
+            guard hub.clients > 0 else { continue }
             // A picture that does not convert is skipped: the preview never stops the recording.
             if let image = try? encoder.encode(frame) { hub.publish(image) }
         }
