@@ -10,7 +10,7 @@ enum PreviewPage {
           flex-wrap: wrap; gap: 16px; padding: 12px; }
         #info { flex: 1 1 280px; min-width: 0; overflow-wrap: anywhere; }
         #view { flex: 0 0 auto; display: flex; align-items: center; justify-content: center; }
-        #picture { display: block; max-width: 640px; transition: transform 0.2s; }
+        #picture { display: block; flex: none; max-width: 640px; }
         table { border-collapse: collapse; min-width: 300px; }
         td { padding: 2px 8px; border-bottom: 1px solid #333; }
         td.v { text-align: right; font-variant-numeric: tabular-nums; color: #fff; }
@@ -58,10 +58,20 @@ enum PreviewPage {
           const lost = (s.framesDroppedLate || 0) + Math.max(0, s.framesDroppedByDevice ?? 0)
             + (s.framesMissingFromSource || 0);
           document.getElementById("warning").textContent = lost > 0 ? "Frames are being lost: " + lost + " so far" : "";
-          const turn = s.preview ? s.preview.rotation : 0;
-          document.getElementById("picture").style.transform = turn ? "rotate(" + turn + "deg)" : "";
-          document.getElementById("view").style.padding = turn % 180 ? "160px 0" : "0";
+          turn = s.preview ? s.preview.rotation : 0;
+          place();
         }
+        // The recording's rotation (degrees clockwise): the picture is turned, and its box swapped
+        // for a quarter turn so the page lays it out upright.
+        let turn = 0;
+        function place() {
+          const picture = document.getElementById("picture"), view = document.getElementById("view");
+          picture.style.transform = turn ? "rotate(" + turn + "deg)" : "";
+          const quarter = turn % 180 !== 0;
+          view.style.width = quarter ? picture.offsetHeight + "px" : "";
+          view.style.height = quarter ? picture.offsetWidth + "px" : "";
+        }
+        document.getElementById("picture").onload = place;
         const events = new EventSource("/events");
         events.onmessage = (e) => show(JSON.parse(e.data));
         </script></body></html>

@@ -194,6 +194,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("out.partial.mp4")))
     }
 
+    /// A `--preview` that is no address is a usage error, before anything starts.
+    @Test func badPreviewAddressIsAUsageError() throws {
+        let dir = try TemporaryDirectory()
+        let r = try Tool.hfr(Self.record720p120 + ["--frames", "10", "--preview", "70000", dir.path("out.mp4")])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr.hasPrefix("Error: invalid value '70000' for '--preview': expected [HOST:]PORT, e.g. 8080\n"),
+            "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
+    }
+
     /// Any other address is served with a warning that the network can see the picture.
     @Test func nonLoopbackAddressWarns() throws {
         let dir = try TemporaryDirectory()
