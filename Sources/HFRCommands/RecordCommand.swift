@@ -35,9 +35,13 @@ public struct RecordCommand: Command {
         --white-balance auto|K, --gain auto|V, and any control by its v4l2-ctl name with
         --control name=value (repeatable; hfr formats --controls lists them).
 
+        --preview [HOST:]PORT serves a live page while recording (hfr preview --help): the picture
+        as MJPEG (≤ 640 px wide, ≤ 30 fps), the figures as JSON (/status) and events; it never holds
+        up the capture (a picture is offered to it only when it is free).
+
         Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable
         (missing, busy, not permitted, not a capture device, no such mode or control, unplugged
-        while recording — what was captured before is kept), 74 output cannot be written (disk
+        while recording — what was captured before is kept; or the preview's port in use), 74 output cannot be written (disk
         full keeps what was captured), 1 other.
         """
     public static let options: [OptionSpec] = [
