@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "COpenH264", pkgConfig: "openh264"),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband"),
         .systemLibrary(name: "CV4L2"),
+        // GNU libmicrohttpd: the live preview's HTTP server.
+        .systemLibrary(name: "CMicroHTTPD"),
 
         // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
         .target(name: "HFRMedia", dependencies: ["CFFmpeg", "COpenH264"]),
@@ -30,6 +32,8 @@ let package = Package(
         .target(name: "HFRCapture", dependencies: ["HFRMedia", "CV4L2"]),
         // Stage threads, bounded queues, the record pipeline and its crash-safe file.
         .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe"]),
+        // The live preview: HTTP server (libmicrohttpd), MJPEG stream, status page and events.
+        .target(name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "CMicroHTTPD"]),
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
         .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CRubberBand"]),
@@ -37,7 +41,9 @@ let package = Package(
         .target(name: "HFRBatch", dependencies: ["HFRMedia"]),
         .target(
             name: "HFRCommands",
-            dependencies: ["HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRBatch"]),
+            dependencies: [
+                "HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRBatch", "HFRPreview",
+            ]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
         .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia"]),
@@ -51,6 +57,7 @@ let package = Package(
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
         .testTarget(name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport"]),
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
+        .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CV4L2"]),

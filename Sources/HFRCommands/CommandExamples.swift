@@ -24,6 +24,9 @@ extension RecordCommand {
                 "A short shutter for sharp frames, fixed focus",
                 "hfr record clip.mp4 --device 0 --fps 120 --exposure 1/1000 --focus 0"),
             CommandExample(
+                "Watch it live in a browser (http://127.0.0.1:8080/) while it records",
+                "hfr record clip.mp4 --fps 120 --duration 1:00 --preview 8080"),
+            CommandExample(
                 "Two seconds of the built-in test source at 240 fps (no camera needed)",
                 "hfr record test.mp4 --source test --fps 240 --duration 2s"),
         ]
@@ -92,6 +95,21 @@ extension FormatsCommand {
         [
             CommandExample("Sizes and frame rates of the first camera", "hfr formats"),
             CommandExample("Those of /dev/video2, with its controls", "hfr formats --device /dev/video2 --controls"),
+        ]
+    }
+}
+
+extension PreviewCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample(
+                "Frame the shot: the first camera's fastest mode in a browser at http://127.0.0.1:8080/",
+                "hfr preview"),
+            CommandExample(
+                "120 fps at 1280x720 with the gain set, seen from another machine on port 9000",
+                "hfr preview --device /dev/video2 --fps 120 --size 1280x720 --gain 50 --preview 0.0.0.0:9000"),
+            CommandExample(
+                "The built-in test source, turned as a phone held upright", "hfr preview --source test --rotate 90"),
         ]
     }
 }

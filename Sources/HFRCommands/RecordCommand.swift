@@ -2,6 +2,7 @@ import Foundation
 import HFRCapture
 import HFRMedia
 import HFRPipeline
+import HFRPreview
 
 /// `hfr record`: capture at high frame rate into H.264 with droppable temporal layers.
 public struct RecordCommand: Command {
@@ -39,10 +40,14 @@ public struct RecordCommand: Command {
         included, with no re-encoding (ffprobe, which counts counter-clockwise, prints rotation -90;
         exiftool Rotation 90); in MKV as the track's Projection roll (-90), which FFmpeg reads back.
 
+        --preview [HOST:]PORT serves a live page while recording (hfr preview --help): the picture
+        as MJPEG (≤ 640 px wide, ≤ 30 fps), the figures as JSON (/status) and events; it never holds
+        up the capture (a picture is offered to it only when it is free).
+
         Exit codes: 0 ok (also after Ctrl-C), 64 usage, 65 bad data, 69 device unavailable
         (missing, busy, not permitted, not a capture device, no such mode or control, unplugged
-        while recording — what was captured before is kept), 74 output cannot be written (disk
-        full keeps what was captured), 1 other.
+        while recording — what was captured before is kept; or the preview's port in use), 74 output
+        cannot be written (disk full keeps what was captured), 1 other.
         """
     public static let options: [OptionSpec] = [
         .positional("OUTPUT", optional: true, help: "File to write (.mp4, .mov, .mkv); default hfr-DATE-TIME.mp4."),
@@ -79,6 +84,7 @@ public struct RecordCommand: Command {
         .value("gain", "auto|V", help: "Camera gain: auto, or a gain value.", choices: ["auto"]),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
         RotateArgument.option(help: "Degrees clockwise to turn the picture when shown (display matrix; no re-encode)."),
+        .value("preview", "[HOST:]PORT", help: "Serve a live preview page (127.0.0.1 unless HOST is given)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]
@@ -91,6 +97,8 @@ public struct RecordCommand: Command {
     let camera: (request: ModeSelector.Request, controls: CameraControls)?
     let layersOption: Int?
     let bitrateOption: Int?
+    /// `--preview`: where to serve the live page.
+    let preview: PreviewSettings?
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let source = try Self.source(arguments)
@@ -124,6 +132,9 @@ public struct RecordCommand: Command {
         self.settings = settings
         json = arguments.flag("json")
         force = arguments.flag("force")
+        var preview = try PreviewStart.settings(arguments, of: Self.self)
+        preview?.rotation = settings.rotation
+        self.preview = preview
     }
 
     /// `--source test`, `--device D`, or the first camera.
@@ -252,6 +263,9 @@ public struct RecordCommand: Command {
         var settings = self.settings
         // Before the camera opens: an .avi would otherwise record, then fail at the end.
         try OutputFile.checkContainer(settings.output, of: Self.self)
+        // Before the camera and the output: a port in use leaves nothing behind.
+        let live = RecordPreviewStatus()
+        let previewSession = try preview.map { p throws(HFRError) in try PreviewStart.start(p) { live.members() } }
         var capture: V4L2Capture?
         var card: String?
         if let camera, case .device(let spec) = settings.capture.source {
@@ -280,9 +294,16 @@ public struct RecordCommand: Command {
         // A second signal while finishing: the half-written final file goes, the partial one stays.
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
-        let pipeline = RecordPipeline(settings: settings, camera: capture)
+        let pipeline = RecordPipeline(settings: settings, camera: capture, preview: previewSession?.tap)
+        live.attach(settings: settings, stats: pipeline.stats)
+        defer { previewSession?.stop() }
+        let showsStatus = settings.showsStatus
         let status: ((RecordStats, Int) -> Void)? =
-            settings.showsStatus ? { stats, depth in progress.show(stats, queueDepth: depth) } : nil
+            showsStatus || preview != nil
+            ? { stats, depth in
+                live.queueDepth.store(depth, ordering: .relaxed)
+                if showsStatus { progress.show(stats, queueDepth: depth) }
+            } : nil
         let report: RecordReport
         do {
             report = try pipeline.run(status: status)

@@ -24,6 +24,8 @@ final class CaptureStage {
     /// Frames from a separate audio device (its own thread fills this), if there is one.
     let deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)?
     let shouldStop: @Sendable () -> Bool
+    /// A live preview's mailbox, offered pictures without waiting (`PreviewTap`).
+    var preview: PreviewTap?
 
     private let frameDuration: Rational
     private let latePolicy: BoundedQueue<Frame>.FullPolicy
@@ -130,6 +132,7 @@ final class CaptureStage {
             if missing > 0 { stats.missingFromSource.add(Int(missing), ordering: .relaxed) }
         }
         lastVideoTime = time
+        preview?.offer(frame)
         switch videoQueue.push(frame, policy: latePolicy) {
         case .pushed: break
         case .dropped: stats.droppedLate.add(1, ordering: .relaxed)

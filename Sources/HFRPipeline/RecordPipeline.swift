@@ -14,11 +14,14 @@ public final class RecordPipeline: Sendable {
     /// A configured V4L2 camera (mode set, controls applied); nil for libavdevice sources.
     let camera: V4L2Capture?
     public let stats = RecordStats()
+    /// A live preview's mailbox (`hfr record --preview`), if there is one.
+    let preview: PreviewTap?
     private let stopRequested = Atomic<Bool>(false)
 
-    public init(settings: RecordSettings, camera: V4L2Capture? = nil) {
+    public init(settings: RecordSettings, camera: V4L2Capture? = nil, preview: PreviewTap? = nil) {
         self.settings = settings
         self.camera = camera
+        self.preview = preview
     }
 
     /// Asks the pipeline to stop cleanly (as Ctrl-C does).
@@ -161,6 +164,7 @@ public final class RecordPipeline: Sendable {
             input: input, settings: settings, stats: stats, videoQueue: frames, audioQueue: samples,
             deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
             shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
+        capture.preview = preview
         let captureThread = StageThread(name: "capture") { capture.run() }
         let encodeThread = StageThread(name: "encode") { video.run(from: frames, to: mux) }
         var audioThread: StageThread<EncoderFailure?>?

@@ -1,0 +1,61 @@
+// GNU libmicrohttpd for Swift (the preview's HTTP server).
+//
+// MHD_start_daemon takes its options as C varargs, which Swift cannot call, so a fixed-argument
+// wrapper is provided. The listening socket is made here too (getaddrinfo, bind, listen), so a port
+// in use is reported by errno before the daemon starts.
+#ifndef HFR_CMICROHTTPD_SHIM_H
+#define HFR_CMICROHTTPD_SHIM_H
+
+#include <errno.h>
+#include <netdb.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <microhttpd.h>
+
+/// A listening TCP socket on host:port (numeric or a name such as localhost); -1 with errno set,
+/// or -2 when the host does not resolve.
+static inline int hfr_listen(const char *host, const char *port) {
+    struct addrinfo hints, *found = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    if (getaddrinfo(host, port, &hints, &found) != 0 || found == NULL) return -2;
+    int fd = socket(found->ai_family, found->ai_socktype | SOCK_CLOEXEC, found->ai_protocol);
+    if (fd < 0) {
+        freeaddrinfo(found);
+        return -1;
+    }
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, 32) != 0) {
+        int saved = errno;
+        close(fd);
+        freeaddrinfo(found);
+        errno = saved;
+        return -1;
+    }
+    freeaddrinfo(found);
+    return fd;
+}
+
+/// Starts a daemon on the listening socket `fd`: a thread per connection, at most `limit` clients,
+/// idle connections closed after `timeout` seconds.
+static inline struct MHD_Daemon *hfr_mhd_start(
+    int fd, unsigned int limit, unsigned int timeout, MHD_AccessHandlerCallback handler, void *context) {
+    return MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, 0, NULL, NULL,
+        handler, context, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd, MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_END);
+}
+
+/// A response holding its own copy of `size` bytes at `data` (the memory mode's enum cases do not
+/// import into Swift by name).
+static inline struct MHD_Response *hfr_mhd_copied_response(size_t size, const void *data) {
+    return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
+}
+
+#endif

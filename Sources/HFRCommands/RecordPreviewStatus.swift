@@ -1,0 +1,49 @@
+import Foundation
+import HFRMedia
+import HFRPipeline
+import HFRPreview
+import Synchronization
+
+/// The live `hfr.record/1` members `/status` and the page show while recording: read from the
+/// pipeline's counters on each request (any thread).
+final class RecordPreviewStatus: Sendable {
+    private struct Live {
+        var settings: RecordSettings
+        var stats: RecordStats
+        var started: Date
+    }
+    private let live = Mutex<Live?>(nil)
+    /// The capture → encoder queue's depth at the last status tick.
+    let queueDepth = Atomic<Int>(0)
+
+    /// From now on the members come from `stats` (the pipeline about to run).
+    func attach(settings: RecordSettings, stats: RecordStats) {
+        live.withLock { $0 = Live(settings: settings, stats: stats, started: Date()) }
+    }
+
+    func members() -> [(String, StatusValue)] {
+        guard let l = live.withLock({ $0 }) else { return [("schema", .string("hfr.record/1"))] }
+        let s = l.stats
+        let captured = s.captured.load(ordering: .relaxed)
+        let wall = Date().timeIntervalSince(l.started)
+        let dropped = s.droppedBySource.load(ordering: .relaxed)
+        return [
+            ("schema", .string("hfr.record/1")), ("output", .string(l.settings.output)),
+            ("width", .int(l.settings.capture.width)), ("height", .int(l.settings.capture.height)),
+            ("frameRate", .string(l.settings.capture.frameRate.description)),
+            ("temporalLayers", .int(l.settings.temporalLayers)), ("bitrate", .int(l.settings.bitrate)),
+            ("framesCaptured", .int(captured)), ("framesEncoded", .int(s.encoded.load(ordering: .relaxed))),
+            ("framesDroppedLate", .int(s.droppedLate.load(ordering: .relaxed))),
+            ("framesMissingFromSource", .int(s.missingFromSource.load(ordering: .relaxed))),
+            ("framesDroppedByDevice", dropped >= 0 ? .int(dropped) : .null),
+            ("framesPerLayer", .array(s.layerCounts.prefix(l.settings.temporalLayers).map { .int($0) })),
+            ("audioSamples", .int(s.audioSamples.load(ordering: .relaxed))),
+            ("bytes", .int(s.bytes.load(ordering: .relaxed))), ("wallSeconds", .double(wall)),
+            ("achievedFps", .double(wall > 0 ? Double(captured) / wall : 0)),
+            ("queueDepth", .int(queueDepth.load(ordering: .relaxed))),
+            ("maxQueueDepth", .int(s.maxQueueDepth.load(ordering: .relaxed))),
+            ("queueCapacity", .int(l.settings.queueCapacity)),
+            ("freeDiskBytes", PreviewStart.freeBytes(near: l.settings.output).map { .int($0) } ?? .null),
+        ]
+    }
+}

@@ -1,0 +1,58 @@
+import CMicroHTTPD
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Why the preview server could not start.
+public struct PreviewServerFailure: Error, Sendable {
+    public let message: String
+    /// The address is taken or not this machine's (the server cannot be had, exit 69).
+    public let isUnavailable: Bool
+}
+
+/// The preview's HTTP server: GNU libmicrohttpd with a thread per connection, owning the daemon.
+///
+/// GET (and HEAD) on `/`, `/stream.mjpg`, `/status` and `/events`; other paths 404, other methods
+/// 405; requests the library cannot parse get its own 400.
+public struct PreviewServer: ~Copyable {
+    private let daemon: OpaquePointer
+    private let context: Unmanaged<PreviewHub>
+    public let hub: PreviewHub
+
+    /// Binds `hub.settings`' address and starts serving.
+    public init(hub: PreviewHub) throws(PreviewServerFailure) {
+        let settings = hub.settings
+        let fd = hfr_listen(settings.host, String(settings.port))
+        if fd == -2 {
+            throw PreviewServerFailure(message: "cannot resolve '\(settings.host)'", isUnavailable: false)
+        }
+        if fd < 0 {
+            let cause = errno == EADDRINUSE ? "address already in use" : String(cString: strerror(errno))
+            throw PreviewServerFailure(
+                message: "cannot listen on \(settings.host):\(settings.port): \(cause)", isUnavailable: true)
+        }
+        let retained = Unmanaged.passRetained(hub)
+        guard let d = hfr_mhd_start(fd, 64, 30, PreviewRoutes.handler, retained.toOpaque()) else {
+            close(fd)
+            retained.release()
+            throw PreviewServerFailure(message: "cannot start the HTTP server", isUnavailable: true)
+        }
+        context = retained
+        daemon = d
+        self.hub = hub
+    }
+
+    deinit {
+        hub.close()
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+
+    /// The page's address as a person types it.
+    public var url: String {
+        let host = hub.settings.host.contains(":") ? "[\(hub.settings.host)]" : hub.settings.host
+        return "http://\(host):\(hub.settings.port)/"
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `--preview` and `hfr preview`: the page in a real browser, MJPEG clients, the bind address, a
+/// request fuzz, Ctrl-C.
+@Suite(.serialized) struct PreviewTests {
+    static let record720p120 = ["record", "--source", "test", "--fps", "120", "--size", "1280x720"]
+
+    /// The picture's box in a screenshot: where the page's background (#111) gives way, left of the figures.
+    static func pictureBox(_ rgb: [UInt8], width: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        func isBackground(_ x: Int, _ y: Int) -> Bool {
+            let i = (y * width + x) * 3
+            return (0..<3).allSatisfy { abs(Int(rgb[i + $0]) - 17) < 12 }
+        }
+        let height = rgb.count / 3 / width
+        let column = 300
+        guard let top = (0..<height).first(where: { !isBackground(column, $0) }) else { return nil }
+        let bottom = (top..<height).first(where: { isBackground(column, $0) }) ?? height
+        let row = (top + bottom) / 2
+        guard let left = (0..<column).first(where: { !isBackground($0, row) }) else { return nil }
+        let right = (column..<width).first(where: { isBackground($0, row) }) ?? width
+        return (left, top, right - left, bottom - top)
+    }
+
+    /// Acceptance 1: Chromium shows the test pattern's colour bars, and its counter moves.
+    @Test func browserShowsTheTestPatternLive() throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            Self.record720p120 + ["--duration", "60", "--preview", String(port), dir.path("out.mp4")], in: dir)
+        let first = try Preview.screenshot("http://127.0.0.1:\(port)/", to: dir.path("a.png"))
+        sleep(2)
+        let second = try Preview.screenshot("http://127.0.0.1:\(port)/", to: dir.path("b.png"))
+        hfr.send(SIGINT)
+        let recorded = hfr.wait()
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)")
+
+        let width = Preview.window.width
+        let a = try Preview.rgb(dir.path("a.png"), in: dir)
+        let b = try Preview.rgb(dir.path("b.png"), in: dir)
+        let box = try #require(Self.pictureBox(a, width: width))
+        // 1280x720 scaled to the preview's 640 px.
+        #expect(box.width == 640 && box.height == 360, "\(box)")
+        // ffmpeg's own rendering of the pattern (testsrc2, as --source test makes it) gives the bars.
+        let reference = dir.path("ref.png")
+        let made = try Tool.run(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=120", "-frames:v", "1", reference])
+        #expect(made.status == 0)
+        let ref = try Preview.rgb(reference, in: dir)
+        let rows = Array(stride(from: box.y + box.height / 20, to: box.y + box.height * 19 / 20, by: 2))
+        for bar in 0..<6 {
+            let ri = (Int(0.93 * 360) * 640 + Int((Double(bar) + 0.5) * 640 / 6)) * 3
+            let expected = (0..<3).map { Int(ref[ri + $0]) }
+            // Down a column of the bar, most pixels have its colour. The pattern's moving parts (a line,
+            // a turning bar, dots, a checkerboard) can cover one column: the best of three counts.
+            let matching = [0.3, 0.5, 0.7].map { (f: Double) -> Int in
+                let x = box.x + Int((Double(bar) + f) * 640 / 6)
+                return rows.filter { y in
+                    (0..<3).allSatisfy { abs(Int(a[(y * width + x) * 3 + $0]) - expected[$0]) <= 48 }
+                }.count
+            }.max()!
+            #expect(matching * 3 >= rows.count * 2, "bar \(bar): \(matching) of \(rows.count) are \(expected)")
+        }
+        // The pattern's frame counter (top left of the picture) changed between the screenshots.
+        var changed = 0
+        for y in box.y..<(box.y + 20) {
+            for x in box.x..<(box.x + 56) where a[(y * width + x) * 3] != b[(y * width + x) * 3] { changed += 1 }
+        }
+        #expect(changed > 20, "\(changed) pixels of the counter changed")
+    }
+
+    /// Acceptance 2: three MJPEG readers and one stalled client cost the recording no frame.
+    @Test func clientsCostTheRecordingNoFrame() throws {
+        let dir = try TemporaryDirectory()
+        let plain = try BackgroundProcess(
+            Tool.hfrPath, Self.record720p120 + ["--duration", "10", "--json", dir.path("plain.mp4")], directory: dir)
+        let plainPeak = Preview.peakMemoryUntilExit(plain)
+        let plainReport = try Tool.json(plain.wait().stdout)
+
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            Self.record720p120 + ["--duration", "10", "--json", "--preview", String(port), dir.path("out.mp4")],
+            in: dir)
+        let readers = try BackgroundProcess(
+            "/usr/bin/env", ["python3", Preview.script, "readers", String(port), "3", "7"], directory: dir)
+        sleep(3)
+        let status = try Preview.status(port)
+        let previewPeak = Preview.peakMemoryUntilExit(hfr)
+        let recorded = hfr.wait()
+        let clients = try Tool.json(readers.wait().stdout)
+        let report = try Tool.json(recorded.stdout)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+
+        #expect(plainReport["framesEncoded"] as? Int == 1200)
+        #expect(report["framesEncoded"] as? Int == plainReport["framesEncoded"] as? Int)
+        #expect(report["framesDroppedLate"] as? Int == 0)
+        #expect(plainReport["framesDroppedLate"] as? Int == 0)
+        let parts = clients["parts"] as? [Int] ?? []
+        #expect(parts.count == 3 && parts.allSatisfy { $0 > 0 }, "\(clients)")
+        #expect(clients["stalledConnected"] as? Bool == true)
+        let preview = status["preview"] as? [String: Any] ?? [:]
+        #expect((preview["fps"] as? Double ?? 0) > 0, "\(status)")
+        #expect(preview["clients"] as? Int == 4, "\(status)")
+        #expect(status["schema"] as? String == "hfr.record/1")
+        let without = try #require(plainPeak)
+        let with = try #require(previewPeak)
+        // Frames waiting for the encoder are the recording's own memory (I420, 1.3 MiB each at 720p):
+        // what the preview adds on top is one picture copy, one JPEG per client, its scaler and encoder.
+        let queued = (report["maxQueueDepth"] as? Int ?? 0) - (plainReport["maxQueueDepth"] as? Int ?? 0)
+        let previewOwn = with - without - max(0, queued) * 1350
+        print(
+            "PreviewTests: peak RSS \(without / 1024) MiB without preview, \(with / 1024) MiB with 4 clients "
+                + "(queue peaks \(plainReport["maxQueueDepth"] ?? "?") and \(report["maxQueueDepth"] ?? "?") frames: "
+                + "\(previewOwn / 1024) MiB beyond them); JPEG parts read \(parts), "
+                + "preview \(preview["fps"] ?? "?") fps"
+        )
+        #expect(previewOwn < 48 * 1024, "\(without) KiB → \(with) KiB")
+    }
+
+    /// Acceptance 3: loopback only by default; a bounded request fuzz leaves the recording whole.
+    @Test func bindsLoopbackAndSurvivesARequestFuzz() throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            Self.record720p120 + ["--duration", "8", "--json", "--preview", String(port), dir.path("out.mp4")], in: dir)
+        let hex = String(format: "%04X", port)
+        let tcp = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8).split(separator: "\n")
+        let tcp6 = (try? String(contentsOfFile: "/proc/net/tcp6", encoding: .utf8))?.split(separator: "\n") ?? []
+        // Listening sockets (state 0A) on the port: local address field "ADDR:PORT".
+        let rows: [[Substring]] = (tcp + tcp6).map { $0.split(separator: " ") }
+        let listening: [String] = rows.filter { (fields: [Substring]) -> Bool in
+            fields.count > 3 && fields[1].hasSuffix(":" + hex) && fields[3] == "0A"
+        }.map { String($0[1]) }
+        #expect(listening == ["0100007F:\(hex)"], "\(listening)")
+
+        let fuzz = try Preview.client(["fuzz", String(port), "1000"])
+        let result = try Tool.json(fuzz.stdout)
+        #expect(hfr.process.isRunning)
+        let recorded = hfr.wait()
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let report = try Tool.json(recorded.stdout)
+        #expect(report["framesEncoded"] as? Int == 960)
+        #expect(report["framesDroppedLate"] as? Int == 0)
+
+        let byKind = result["byKind"] as? [String: [String: Int]] ?? [:]
+        #expect(byKind["unknown"] == ["404": 125], "\(byKind)")
+        #expect(byKind["method"] == ["405": 125], "\(byKind)")
+        // Malformed and oversized requests: libmicrohttpd's own answers (400, 414 URI too long, 431
+        // headers too large, 505 version), or it closes the connection; a request line it can still
+        // parse reaches our 404/405. Never a 200 or a server error.
+        let allowed: Set<String> = ["400", "404", "405", "414", "431", "505", "closed"]
+        let statuses = result["statuses"] as? [String: Int] ?? [:]
+        #expect(Set(statuses.keys).isSubset(of: allowed), "\(statuses)")
+        #expect(statuses.values.reduce(0, +) == 1000)
+        print("PreviewTests: fuzz responses \(statuses)")
+    }
+
+    /// Acceptance 4: `hfr preview` serves the page and stops with exit 0 on Ctrl-C.
+    @Test func previewCommandServesAndStopsOnCtrlC() throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            ["preview", "--source", "test", "--fps", "60", "--size", "640x360", "--preview", String(port)], in: dir)
+        let page = try Preview.get(port, "/")
+        let status = try Preview.status(port)
+        hfr.send(SIGINT)
+        let r = hfr.wait()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr == "Preview: http://127.0.0.1:\(port)/\n")
+        #expect(page.status == "200" && page.body.contains("<img id=\"picture\" src=\"/stream.mjpg\""))
+        #expect(status["mode"] as? String == "640x360 yuv420p at 60 fps", "\(status)")
+        #expect((status["framesCaptured"] as? Int ?? 0) > 0)
+    }
+
+    /// A port in use: one line, exit 69, before anything is captured or written.
+    @Test func portInUseIsRefusedBeforeCapture() throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let holder = try Preview.start(
+            ["preview", "--source", "test", "--fps", "30", "--size", "320x240", "--preview", String(port)], in: dir)
+        let r = try Tool.hfr(Self.record720p120 + ["--frames", "10", "--preview", String(port), dir.path("out.mp4")])
+        holder.send(SIGINT)
+        _ = holder.wait()
+        #expect(r.status == 69)
+        #expect(r.stderr == "Error: preview: cannot listen on 127.0.0.1:\(port): address already in use\n")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out.partial.mp4")))
+    }
+
+    /// A `--preview` that is no address is a usage error, before anything starts.
+    @Test func badPreviewAddressIsAUsageError() throws {
+        let dir = try TemporaryDirectory()
+        let r = try Tool.hfr(Self.record720p120 + ["--frames", "10", "--preview", "70000", dir.path("out.mp4")])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr.hasPrefix("Error: invalid value '70000' for '--preview': expected [HOST:]PORT, e.g. 8080\n"),
+            "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
+    }
+
+    /// Any other address is served with a warning that the network can see the picture.
+    @Test func nonLoopbackAddressWarns() throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            ["preview", "--source", "test", "--fps", "30", "--size", "320x240", "--preview", "0.0.0.0:\(port)"], in: dir
+        )
+        let page = try Preview.get(port, "/")
+        hfr.send(SIGINT)
+        let r = hfr.wait()
+        #expect(r.status == 0)
+        #expect(page.status == "200")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(
+            lines.first?.hasPrefix("Warning: the preview at http://0.0.0.0:\(port)/ is visible on the network") == true)
+        #expect(lines.count == 2, "\(r.stderr)")
+    }
+}
