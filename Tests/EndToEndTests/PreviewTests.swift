@@ -179,6 +179,29 @@ import Testing
         #expect((status["framesCaptured"] as? Int ?? 0) > 0)
     }
 
+    /// Acceptance 5: with `--rotate 90` the page shows the picture turned as players will (portrait),
+    /// for `hfr preview` and for a recording's preview alike.
+    @Test(arguments: [false, true]) func rotatedPictureIsPortrait(recording: Bool) throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let mode = [
+            "--source", "test", "--fps", "60", "--size", "640x360", "--rotate", "90", "--preview", String(port),
+        ]
+        let command = recording ? ["record"] + mode + ["--duration", "60", dir.path("r.mp4")] : ["preview"] + mode
+        let hfr = try Preview.start(command, in: dir)
+        let status = try Preview.status(port)
+        let shot = try Preview.screenshot("http://127.0.0.1:\(port)/", to: dir.path("p.png"))
+        hfr.send(SIGINT)
+        let r = hfr.wait()
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(shot.status == 0, "\(shot.stderr)")
+        #expect((status["preview"] as? [String: Any])?["rotation"] as? Int == 90, "\(status)")
+        let box = try #require(
+            Self.pictureBox(try Preview.rgb(dir.path("p.png"), in: dir), width: Preview.window.width))
+        // 640x360 turned: 360 wide and taller than wide (the 560-pixel window cuts it below 640).
+        #expect(box.width == 360 && box.height >= min(640, Preview.window.height - 2 * box.y), "\(box)")
+    }
+
     /// A port in use: one line, exit 69, before anything is captured or written.
     @Test func portInUseIsRefusedBeforeCapture() throws {
         let dir = try TemporaryDirectory()

@@ -62,6 +62,7 @@ import Testing
         "export": [["in.mp4", "out.mp4", "--fps", "30"], ["in.mp4", "out.mp4"]],
         "batch": [["jobs.json"]],
         "completion": [[]],
+        "preview": [[], ["--source", "test"], ["--device", "/dev/video9"]],
     ]
 
     @Test func everyChoiceIsAccepted() throws {
