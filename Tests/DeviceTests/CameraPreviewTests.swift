@@ -48,8 +48,16 @@ extension DeviceTests {
                 directory: dir)
             #expect(hfr.waitForOutput(timeout: 30))
             sleep(2)
-            let status = try Self.get(port: port, path: "/status")
-            let page = try Self.get(port: port, path: "/")
+            let status: (status: String, body: String)
+            let page: (status: String, body: String)
+            do {
+                status = try Self.get(port: port, path: "/status")
+                page = try Self.get(port: port, path: "/")
+            } catch {
+                hfr.send(SIGINT)
+                Issue.record("nothing serves port \(port): \(error); hfr said: \(hfr.wait().stderr)")
+                return
+            }
             // While the preview runs, an independent reader of the driver sees the gain it set.
             let gain = try Tool.run("v4l2-ctl", ["-d", Guest.camera, "-C", "gain"])
             hfr.send(SIGINT)
