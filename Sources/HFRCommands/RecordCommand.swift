@@ -54,7 +54,7 @@ public struct RecordCommand: Command {
         .value(
             "device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name.",
             completion: .videoDevices),
-        .value("source", "test", help: "Record the built-in test source instead of a camera.", choices: ["test"]),
+        .value("source", "test", help: "Use the built-in test source instead of a camera.", choices: ["test"]),
         .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max).", choices: ["max"]),
         .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
         .value(
@@ -83,7 +83,8 @@ public struct RecordCommand: Command {
             choices: ["auto"]),
         .value("gain", "auto|V", help: "Camera gain: auto, or a gain value.", choices: ["auto"]),
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
-        RotateArgument.option(help: "Degrees clockwise to turn the picture when shown (display matrix; no re-encode)."),
+        RotateArgument.option(
+            help: "Degrees clockwise to turn the picture when shown (files: display matrix, no re-encode)."),
         .value("preview", "[HOST:]PORT", help: "Serve a live preview page (127.0.0.1 unless HOST is given)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
