@@ -1,4 +1,5 @@
 import HFRBatch
+import HFRMedia
 
 /// `--json-report`: the batch's results as JSON (schema `hfr.batch.report/1`).
 enum BatchJSON {

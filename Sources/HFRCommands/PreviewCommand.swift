@@ -77,7 +77,7 @@ public struct PreviewCommand: Command {
     }
 
     /// The source, started, and the members naming its granted mode (and read-back controls).
-    private func open() throws(HFRError) -> (any FrameSource, [(String, StatusValue)]) {
+    private func open() throws(HFRError) -> (any FrameSource, [(String, JSONValue)]) {
         guard let camera, case .device(let spec) = source else {
             do {
                 let input = try CaptureInput(request)
@@ -105,11 +105,11 @@ public struct PreviewCommand: Command {
     }
 
     /// The controls the options touch (and gain, exposure, focus, white balance) as the driver reads them.
-    static func readBack(_ device: V4L2Device, asked: CameraControls) -> [(String, StatusValue)] {
+    static func readBack(_ device: V4L2Device, asked: CameraControls) -> [(String, JSONValue)] {
         let named = Set(asked.named.map(\.key))
         let families = ["gain", "exposure", "focus", "white_balance"]
         guard let all = try? device.controls() else { return [] }
         return all.filter { c in c.isSimple && (named.contains(c.key) || families.contains { c.key.contains($0) }) }
-            .compactMap { c in (try? device.value(of: c)).map { (c.key, StatusValue.int(Int($0))) } }
+            .compactMap { c in (try? device.value(of: c)).map { (c.key, .int(Int64(Int($0)))) } }
     }
 }

@@ -23,7 +23,7 @@ enum PreviewStart {
 
     /// Serves `settings`' address; says where (and warns when the network can see it).
     static func start(
-        _ settings: PreviewSettings, status: @escaping @Sendable () -> [(String, StatusValue)]
+        _ settings: PreviewSettings, status: @escaping @Sendable () -> [(String, JSONValue)]
     ) throws(HFRError) -> PreviewSession {
         let session: PreviewSession
         do {

@@ -21,7 +21,7 @@ final class RecordPreviewStatus: Sendable {
         live.withLock { $0 = Live(settings: settings, stats: stats, started: Date()) }
     }
 
-    func members() -> [(String, StatusValue)] {
+    func members() -> [(String, JSONValue)] {
         guard let l = live.withLock({ $0 }) else { return [("schema", .string("hfr.record/1"))] }
         let s = l.stats
         let captured = s.captured.load(ordering: .relaxed)
@@ -29,21 +29,22 @@ final class RecordPreviewStatus: Sendable {
         let dropped = s.droppedBySource.load(ordering: .relaxed)
         return [
             ("schema", .string("hfr.record/1")), ("output", .string(l.settings.output)),
-            ("width", .int(l.settings.capture.width)), ("height", .int(l.settings.capture.height)),
+            ("width", .int(Int64(l.settings.capture.width))), ("height", .int(Int64(l.settings.capture.height))),
             ("frameRate", .string(l.settings.capture.frameRate.description)),
-            ("temporalLayers", .int(l.settings.temporalLayers)), ("bitrate", .int(l.settings.bitrate)),
-            ("framesCaptured", .int(captured)), ("framesEncoded", .int(s.encoded.load(ordering: .relaxed))),
-            ("framesDroppedLate", .int(s.droppedLate.load(ordering: .relaxed))),
-            ("framesMissingFromSource", .int(s.missingFromSource.load(ordering: .relaxed))),
-            ("framesDroppedByDevice", dropped >= 0 ? .int(dropped) : .null),
-            ("framesPerLayer", .array(s.layerCounts.prefix(l.settings.temporalLayers).map { .int($0) })),
-            ("audioSamples", .int(s.audioSamples.load(ordering: .relaxed))),
-            ("bytes", .int(s.bytes.load(ordering: .relaxed))), ("wallSeconds", .double(wall)),
-            ("achievedFps", .double(wall > 0 ? Double(captured) / wall : 0)),
-            ("queueDepth", .int(queueDepth.load(ordering: .relaxed))),
-            ("maxQueueDepth", .int(s.maxQueueDepth.load(ordering: .relaxed))),
-            ("queueCapacity", .int(l.settings.queueCapacity)),
-            ("freeDiskBytes", PreviewStart.freeBytes(near: l.settings.output).map { .int($0) } ?? .null),
+            ("temporalLayers", .int(Int64(l.settings.temporalLayers))), ("bitrate", .int(Int64(l.settings.bitrate))),
+            ("framesCaptured", .int(Int64(captured))),
+            ("framesEncoded", .int(Int64(s.encoded.load(ordering: .relaxed)))),
+            ("framesDroppedLate", .int(Int64(s.droppedLate.load(ordering: .relaxed)))),
+            ("framesMissingFromSource", .int(Int64(s.missingFromSource.load(ordering: .relaxed)))),
+            ("framesDroppedByDevice", dropped >= 0 ? .int(Int64(dropped)) : .null),
+            ("framesPerLayer", .array(s.layerCounts.prefix(l.settings.temporalLayers).map { .int(Int64($0)) })),
+            ("audioSamples", .int(Int64(s.audioSamples.load(ordering: .relaxed)))),
+            ("bytes", .int(Int64(s.bytes.load(ordering: .relaxed)))), ("wallSeconds", .rounded(wall)),
+            ("achievedFps", .rounded(wall > 0 ? Double(captured) / wall : 0)),
+            ("queueDepth", .int(Int64(queueDepth.load(ordering: .relaxed)))),
+            ("maxQueueDepth", .int(Int64(s.maxQueueDepth.load(ordering: .relaxed)))),
+            ("queueCapacity", .int(Int64(l.settings.queueCapacity))),
+            ("freeDiskBytes", PreviewStart.freeBytes(near: l.settings.output).map { .int(Int64($0)) } ?? .null),
         ]
     }
 }

@@ -26,13 +26,14 @@ public final class PreviewCapture: Sendable {
     }
 
     /// The live members `/status` shows for a preview without recording.
-    public func members() -> [(String, StatusValue)] {
+    public func members() -> [(String, JSONValue)] {
         let count = captured.load(ordering: .relaxed)
         let wall = Date().timeIntervalSince(started)
         let dropped = droppedByDevice.load(ordering: .relaxed)
         return [
-            ("framesCaptured", .int(count)), ("framesDroppedByDevice", dropped >= 0 ? .int(dropped) : .null),
-            ("wallSeconds", .double(wall)), ("achievedFps", .double(wall > 0 ? Double(count) / wall : 0)),
+            ("framesCaptured", .int(Int64(count))),
+            ("framesDroppedByDevice", dropped >= 0 ? .int(Int64(dropped)) : .null),
+            ("wallSeconds", .rounded(wall)), ("achievedFps", .rounded(wall > 0 ? Double(count) / wall : 0)),
         ]
     }
 }

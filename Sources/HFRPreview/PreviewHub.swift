@@ -1,4 +1,5 @@
 import Foundation
+import HFRMedia
 import Synchronization
 
 /// What the server's client threads share: the latest JPEG (each client reads it when it is ready
@@ -11,13 +12,13 @@ public final class PreviewHub: @unchecked Sendable {
     private var sequence = 0
     private var closed = false
     /// The live members of `/status` (the recording's or the camera's), rendered on each request.
-    let status: @Sendable () -> [(String, StatusValue)]
+    let status: @Sendable () -> [(String, JSONValue)]
     public let settings: PreviewSettings
     /// Monotonic µs of the last pictures published, for the preview's own fps.
     private let times = Mutex<[Double]>([])
     private let clientCount = Atomic<Int>(0)
 
-    public init(settings: PreviewSettings, status: @escaping @Sendable () -> [(String, StatusValue)]) {
+    public init(settings: PreviewSettings, status: @escaping @Sendable () -> [(String, JSONValue)]) {
         self.settings = settings
         self.status = status
     }
@@ -80,14 +81,15 @@ public final class PreviewHub: @unchecked Sendable {
     func clientClosed() { clientCount.subtract(1, ordering: .relaxed) }
 
     /// The `/status` document: the live members, then the preview's own.
-    public func statusDocument() -> StatusValue {
+    public func statusDocument() -> JSONValue {
         var members = status()
         members.append(
             (
                 "preview",
                 .object([
-                    ("fps", .double(fps)), ("maxFps", .int(settings.maxFPS)), ("maxWidth", .int(settings.maxWidth)),
-                    ("clients", .int(clients)), ("rotation", .int(settings.rotation)),
+                    ("fps", .rounded(fps)), ("maxFps", .int(Int64(settings.maxFPS))),
+                    ("maxWidth", .int(Int64(settings.maxWidth))),
+                    ("clients", .int(Int64(clients))), ("rotation", .int(Int64(settings.rotation))),
                 ])
             ))
         return .object(members)

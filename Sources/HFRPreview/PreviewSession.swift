@@ -18,7 +18,7 @@ public final class PreviewSession {
 
     /// Starts serving `settings`' address; `status` gives the live members of `/status`.
     public init(
-        settings: PreviewSettings, status: @escaping @Sendable () -> [(String, StatusValue)]
+        settings: PreviewSettings, status: @escaping @Sendable () -> [(String, JSONValue)]
     ) throws(PreviewServerFailure) {
         let hub = PreviewHub(settings: settings, status: status)
         let server = try PreviewServer(hub: hub)

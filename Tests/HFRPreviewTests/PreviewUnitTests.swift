@@ -44,10 +44,11 @@ import Testing
         }
     }
 
-    @Test func statusJSONEscapesAndKeepsOrder() {
-        let v = StatusValue.object([
-            ("b", .string("a\"b\\c\n")), ("a", .array([.int(1), .null, .bool(true), .double(1.5)])),
+    @Test func statusJSONKeepsOrderAndRoundsLiveFigures() {
+        let v = JSONValue.object([
+            ("b", .string("a\"b\\c\n")), ("a", .array([.int(1), .null, .bool(true), .rounded(116.60144927536231)])),
+            ("fps", .rounded(23.5)),
         ])
-        #expect(v.rendered == #"{"b":"a\"b\\c\n","a":[1,null,true,1.500]}"#)
+        #expect(v.rendered == #"{"b":"a\"b\\c\n","a":[1,null,true,116.601],"fps":23.5}"#)
     }
 }

@@ -14,6 +14,12 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
     public init(integerLiteral value: Int64) { self = .int(value) }
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 
+    /// `d` to `digits` decimals (live figures: 116.601, not 116.60144927536231).
+    public static func rounded(_ d: Double, digits: Int = 3) -> JSONValue {
+        let scale = (0..<digits).reduce(1.0) { p, _ in p * 10 }
+        return .double((d * scale).rounded() / scale)
+    }
+
     /// `.null` for nil, else the wrapped value.
     public static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
 
