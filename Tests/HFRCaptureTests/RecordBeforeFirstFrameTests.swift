@@ -39,16 +39,7 @@ import Testing
         let dir = try directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pipeline = try pipeline(ScriptedV4L2Driver(script: [.fail(.noSuchDevice)]), output: dir + "/disc.mp4")
-        var failure: RecordFailure?
-        do {
-            _ = try pipeline.run()
-        } catch {
-            failure = error
-        }
-        guard case .nothingRecorded(let reason, let cause)? = failure else {
-            Issue.record("expected nothingRecorded, got \(String(describing: failure))")
-            return
-        }
+        guard let (reason, cause) = Self.nothingRecorded(pipeline) else { return }
         #expect(reason == .sourceError)
         #expect((cause as? V4L2Failure)?.isDisconnect == true)
         #expect(try contents(dir) == [])
@@ -59,16 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pipeline = try pipeline(ScriptedV4L2Driver(script: [.frame(sequence: 0)]), output: dir + "/stop.mp4")
         pipeline.stop()
-        var failure: RecordFailure?
-        do {
-            _ = try pipeline.run()
-        } catch {
-            failure = error
-        }
-        guard case .nothingRecorded(let reason, let cause)? = failure else {
-            Issue.record("expected nothingRecorded, got \(String(describing: failure))")
-            return
-        }
+        guard let (reason, cause) = Self.nothingRecorded(pipeline) else { return }
         #expect(reason == .signal)
         #expect(cause == nil)
         #expect(try contents(dir) == [])
@@ -89,5 +71,19 @@ import Testing
             return
         }
         #expect(try contents(dir) == [])
+    }
+
+    /// The reason and cause of the `nothingRecorded` failure `pipeline.run()` ends with; records an
+    /// issue and returns nil when it ends otherwise.
+    static func nothingRecorded(_ pipeline: RecordPipeline) -> (StopReason, (any Error)?)? {
+        do {
+            _ = try pipeline.run()
+        } catch {
+            if case .nothingRecorded(let reason, let cause) = error { return (reason, cause) }
+            Issue.record("expected nothingRecorded, got \(error)")
+            return nil
+        }
+        Issue.record("expected nothingRecorded, the recording succeeded")
+        return nil
     }
 }
