@@ -30,7 +30,12 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
         public var bytesPerLine: Int
         /// Frame interval (seconds per frame), exact.
         public var interval: Rational
+        /// Each V4L2 plane's stride on a multi-planar node (one buffer per plane); empty on a
+        /// single-planar one.
+        public var planeBytesPerLine: [Int] = []
         public var rate: Rational { interval.reciprocal }
+        /// Buffers on a multi-planar node have this many planes (0: single-planar API).
+        var planeCount: Int { planeBytesPerLine.count }
     }
 
     /// Sets format, size and interval together (as AVFoundation's `activeFormat` with its frame
@@ -46,7 +51,9 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
         self.device = device
         self.granted = granted
         timeline = FrameTimeline(interval: granted.interval)
-        stream = V4L2Stream(device: device, stallLimit: V4L2Capture.stallLimit(interval: granted.interval))
+        stream = V4L2Stream(
+            device: device, stallLimit: V4L2Capture.stallLimit(interval: granted.interval),
+            planeCount: granted.planeCount)
     }
 
     public var videoWidth: Int { granted.width }
@@ -86,9 +93,7 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             guard let filled = try stream.dequeue() else { return .idle }
             defer { stream.requeue(filled) }
             guard let index = timeline.place(sequence: filled.sequence, timestamp: filled.timestamp) else { continue }
-            let frame =
-                try filled.isError
-                ? nil : copier.picture(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
+            let frame = try filled.isError ? nil : picture(in: filled)
             guard let frame else {
                 corruptFrames += 1
                 continue
@@ -99,6 +104,15 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             sentWallClock = true
             return .video(frame, wallClock: clock)
         }
+    }
+
+    /// An owned copy of the picture in `filled` (nil: torn or undecodable); a raw layout on a
+    /// multi-planar node is read plane by plane.
+    private func picture(in filled: V4L2Stream.Filled) throws(AVFailure) -> Frame? {
+        if stream.planeCount > 0, case .raw = granted.format.conversion {
+            return try copier.picture(inBuffer: filled.index, planes: filled.planeData, of: stream.planes)
+        }
+        return try copier.picture(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
     }
 
     /// The wall-clock time of a buffer's monotonic capture timestamp; nil when the driver's clock

@@ -22,8 +22,13 @@ public final class V4L2Device: @unchecked Sendable {
         /// The capabilities of this node (`device_caps`).
         public var deviceCaps: UInt32
 
-        public var canCapture: Bool { deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
+        /// A video capture node, through the single- or the multi-planar API.
+        public var canCapture: Bool { canCaptureSinglePlanar || canCaptureMultiplanar }
+        public var canCaptureSinglePlanar: Bool { deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0 }
         public var canCaptureMultiplanar: Bool { deviceCaps & UInt32(V4L2_CAP_VIDEO_CAPTURE_MPLANE) != 0 }
+        /// The node captures only through the multi-planar API (`V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE`:
+        /// HDMI receivers, SoC camera interfaces); a node offering both keeps the single-planar one.
+        public var isMultiplanar: Bool { canCaptureMultiplanar && !canCaptureSinglePlanar }
         public var canStream: Bool { deviceCaps & UInt32(V4L2_CAP_STREAMING) != 0 }
 
         /// What the node is, for messages about nodes that cannot capture.
@@ -65,6 +70,11 @@ public final class V4L2Device: @unchecked Sendable {
             busInfo: V4L2Device.string(cap.bus_info), deviceCaps: hasDeviceCaps ? cap.device_caps : cap.capabilities)
         self.driver = driver
         self.path = path
+    }
+
+    /// The buffer type of the node's capture queue, for every format, buffer and stream call.
+    var bufferType: UInt32 {
+        (capabilities.isMultiplanar ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE).rawValue
     }
 
     /// Makes one ioctl; throws the request's name and errno.

@@ -14,12 +14,31 @@ enum V4L2ModeNegotiation {
         // Read back both: S_PARM may change with the format and drivers adjust silently.
         try device.ioctl(.gFmt, &format)
         try device.ioctl(.gParm, &parm)
-        let pix = format.fmt.pix
-        let granted = V4L2Capture.Granted(
-            format: V4L2PixelFormat(code: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
-            bytesPerLine: Int(pix.bytesperline), interval: V4L2FrameInterval.interval(parm.parm.capture.timeperframe))
+        let granted = grantedMode(format, interval: parm.parm.capture.timeperframe, on: device)
         try check(granted, against: choice, path: device.path)
         return granted
+    }
+
+    /// The mode a read-back format and interval stand for: `pix`, or on a multi-planar node
+    /// `pix_mp` with each plane's stride.
+    private static func grantedMode(_ format: v4l2_format, interval: v4l2_fract, on device: V4L2Device)
+        -> V4L2Capture.Granted
+    {
+        let exact = V4L2FrameInterval.interval(interval)
+        guard device.capabilities.isMultiplanar else {
+            let pix = format.fmt.pix
+            return V4L2Capture.Granted(
+                format: V4L2PixelFormat(code: pix.pixelformat), width: Int(pix.width), height: Int(pix.height),
+                bytesPerLine: Int(pix.bytesperline), interval: exact)
+        }
+        let mp = format.fmt.pix_mp
+        let count = min(Int(mp.num_planes), Int(VIDEO_MAX_PLANES))
+        let strides = withUnsafeBytes(of: mp.plane_fmt) { raw in
+            raw.bindMemory(to: v4l2_plane_pix_format.self).prefix(count).map { Int($0.bytesperline) }
+        }
+        return V4L2Capture.Granted(
+            format: V4L2PixelFormat(code: mp.pixelformat), width: Int(mp.width), height: Int(mp.height),
+            bytesPerLine: strides.first ?? 0, interval: exact, planeBytesPerLine: strides)
     }
 
     /// VIDIOC_S_FMT then VIDIOC_S_PARM; returns the structures as set, for reading back into.
@@ -28,14 +47,22 @@ enum V4L2ModeNegotiation {
     {
         let mode = choice.mode
         var format = v4l2_format()
-        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        format.fmt.pix.width = UInt32(mode.width)
-        format.fmt.pix.height = UInt32(mode.height)
-        format.fmt.pix.pixelformat = mode.format.code
-        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        format.type = device.bufferType
+        if device.capabilities.isMultiplanar {
+            // The driver fills in num_planes and each plane's layout.
+            format.fmt.pix_mp.width = UInt32(mode.width)
+            format.fmt.pix_mp.height = UInt32(mode.height)
+            format.fmt.pix_mp.pixelformat = mode.format.code
+            format.fmt.pix_mp.field = V4L2_FIELD_NONE.rawValue
+        } else {
+            format.fmt.pix.width = UInt32(mode.width)
+            format.fmt.pix.height = UInt32(mode.height)
+            format.fmt.pix.pixelformat = mode.format.code
+            format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        }
         try device.ioctl(.sFmt, &format)
         var parm = v4l2_streamparm()
-        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parm.type = device.bufferType
         parm.parm.capture.timeperframe = v4l2_fract(
             numerator: UInt32(choice.rate.denominator), denominator: UInt32(choice.rate.numerator))
         try device.ioctl(.sParm, &parm)

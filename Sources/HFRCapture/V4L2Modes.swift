@@ -115,7 +115,7 @@ extension V4L2Device {
     public func formatModes() throws(V4L2Failure) -> [V4L2FormatModes] {
         var result: [V4L2FormatModes] = []
         var desc = v4l2_fmtdesc()
-        desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        desc.type = bufferType
         while try enumerate(.enumFmt, &desc) {
             let format = V4L2PixelFormat(code: desc.pixelformat)
             var sizes: [(V4L2FrameSize, [V4L2FrameInterval])] = []

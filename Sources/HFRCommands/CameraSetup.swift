@@ -60,7 +60,7 @@ struct CameraSetup {
         }
     }
 
-    /// Opens `path` and makes sure it is a single-planar streaming capture node.
+    /// Opens `path` and makes sure it is a streaming capture node (single- or multi-planar).
     static func open(_ path: String) throws(HFRError) -> V4L2Device {
         let device: V4L2Device
         do {
@@ -70,11 +70,7 @@ struct CameraSetup {
         }
         let caps = device.capabilities
         guard caps.canCapture else {
-            let why =
-                caps.canCaptureMultiplanar
-                ? "is a multi-planar capture device, which hfr does not support yet"
-                : "is not a video capture device (it is: \(caps.kind))"
-            throw HFRError("\(path) \(why)", exitCode: .unavailable)
+            throw HFRError("\(path) is not a video capture device (it is: \(caps.kind))", exitCode: .unavailable)
         }
         guard caps.canStream else {
             throw HFRError("\(path) cannot stream (no V4L2_CAP_STREAMING)", exitCode: .unavailable)

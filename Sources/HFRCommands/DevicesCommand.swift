@@ -36,7 +36,8 @@ public struct DevicesCommand: Command {
         if capture.isEmpty { text += "  (none)\n" }
         for node in capture {
             let c = node.capabilities!
-            text += "  \(node.path)  \(c.card)  [\(c.driver), \(c.busInfo)]\n"
+            let api = c.isMultiplanar ? "  (multi-planar)" : ""
+            text += "  \(node.path)  \(c.card)  [\(c.driver), \(c.busInfo)]\(api)\n"
             if let stable = node.stablePath { text += "      \(stable)\n" }
         }
         let others = video.filter { !$0.canCapture }

@@ -8,7 +8,9 @@ enum FormatsText {
         controls: [(V4L2Control, Int32?)]
     ) -> String {
         let caps = device.capabilities
-        var text = "\(device.path): \(caps.card) [\(caps.driver), \(caps.busInfo)], \(formats.count) pixel formats\n"
+        let api = caps.isMultiplanar ? " (multi-planar)" : ""
+        var text =
+            "\(device.path): \(caps.card) [\(caps.driver), \(caps.busInfo)]\(api), \(formats.count) pixel formats\n"
         if let best {
             let high = best.rate > Rational(30)
             text +=

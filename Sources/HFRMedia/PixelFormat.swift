@@ -34,6 +34,7 @@ public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
     public static let uyvy422 = PixelFormat(AV_PIX_FMT_UYVY422)
     public static let yvyu422 = PixelFormat(AV_PIX_FMT_YVYU422)
     public static let yuv422p = PixelFormat(AV_PIX_FMT_YUV422P)
+    public static let yuv444p = PixelFormat(AV_PIX_FMT_YUV444P)
     public static let yuv411p = PixelFormat(AV_PIX_FMT_YUV411P)
     public static let nv16 = PixelFormat(AV_PIX_FMT_NV16)
     public static let nv24 = PixelFormat(AV_PIX_FMT_NV24)
