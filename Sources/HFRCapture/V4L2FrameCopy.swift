@@ -51,7 +51,8 @@ final class V4L2FrameCopy {
     /// An owned copy of the raw picture in buffer `index` of a multi-planar node, each plane read
     /// from its `offset` (`data_offset`); nil when a plane holds less than its part of the picture.
     func picture(
-        inBuffer index: Int, planes filled: [(offset: Int, bytesUsed: Int)], of buffers: [[UnsafeMutableRawBufferPointer]]
+        inBuffer index: Int, planes filled: [(offset: Int, bytesUsed: Int)],
+        of buffers: [[UnsafeMutableRawBufferPointer]]
     ) throws(AVFailure) -> Frame? {
         guard case .raw(let format) = granted.format.conversion, !planeLayout.isEmpty, index < buffers.count else {
             return nil
@@ -64,7 +65,9 @@ final class V4L2FrameCopy {
             let buffer = UnsafeRawBufferPointer(buffers[index][source])
             bytes.append(UnsafeRawBufferPointer(rebasing: buffer[min(filled[source].offset, buffer.count)...]))
         }
-        guard let order = granted.format.planeOrder else { return try view(of: bytes[0], format: format)?.copyPicture() }
+        guard let order = granted.format.planeOrder else {
+            return try view(of: bytes[0], format: format)?.copyPicture()
+        }
         let view = try Frame.view(
             ofPlanes: bytes, width: granted.width, height: granted.height, format: format,
             bytesPerLine: order.map { granted.planeBytesPerLine[$0] })
@@ -77,7 +80,8 @@ final class V4L2FrameCopy {
         guard let order = granted.format.planeOrder else { return [(0, pictureSize)] }
         guard order.allSatisfy({ $0 < granted.planeCount }) else {
             throw AVFailure(
-                code: -22, operation: "\(granted.format.fourCC) in \(granted.planeCount) planes (it needs \(order.count))")
+                code: -22,
+                operation: "\(granted.format.fourCC) in \(granted.planeCount) planes (it needs \(order.count))")
         }
         let sizes = try Frame.planeSizes(
             width: granted.width, height: granted.height, format: format,

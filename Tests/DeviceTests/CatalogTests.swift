@@ -5,8 +5,8 @@ import Testing
 extension DeviceTests {
     @Suite struct Catalog {
         /// "FOURCC WxH 60.000" for every mode v4l2-ctl lists.
-        static func v4l2CtlModes() throws -> (formats: [String], modes: Set<String>) {
-            let r = try Tool.run("v4l2-ctl", ["-d", Guest.camera, "--list-formats-ext"])
+        static func v4l2CtlModes(_ device: String = Guest.camera) throws -> (formats: [String], modes: Set<String>) {
+            let r = try Tool.run("v4l2-ctl", ["-d", device, "--list-formats-ext"])
             #expect(r.status == 0)
             var formats: [String] = []
             var modes = Set<String>()
@@ -27,8 +27,10 @@ extension DeviceTests {
         }
 
         /// The same from `hfr formats --json`, the rate printed as v4l2-ctl prints it.
-        static func hfrModes() throws -> (formats: [String], modes: Set<String>, json: [String: Any]) {
-            let r = try Tool.hfr(["formats", "--device", Guest.camera, "--json"])
+        static func hfrModes(_ device: String = Guest.camera) throws -> (
+            formats: [String], modes: Set<String>, json: [String: Any]
+        ) {
+            let r = try Tool.hfr(["formats", "--device", device, "--json"])
             #expect(r.status == 0, "\(r.stderr)")
             let json = try Tool.json(r.stdout)
             var formats: [String] = []
@@ -99,6 +101,12 @@ extension DeviceTests {
                 video.contains {
                     $0["path"] as? String == Guest.camera && $0["canCapture"] as? Bool == true
                         && $0["driver"] as? String == "vivid"
+                })
+            // The multi-planar webcam is a capture device too.
+            #expect(
+                video.contains {
+                    $0["path"] as? String == Guest.multiplanar && $0["canCapture"] as? Bool == true
+                        && $0["kind"] as? String == "multi-planar capture"
                 })
             let audio = json["audio"] as? [[String: Any]] ?? []
             #expect(audio.contains { ($0["name"] as? String ?? "").hasPrefix("alsa:hw:Loopback,") })

@@ -5,29 +5,31 @@ import Testing
 extension DeviceTests {
     /// vivid's fault-injection controls, pressed by v4l2-ctl while hfr records.
     @Suite struct Faults {
-        /// Starts a long recording, waits `seconds` of capture, presses `control`, and returns hfr's
-        /// result with the output path.
-        func recordAndPress(_ control: String, after seconds: Double, in dir: TemporaryDirectory) throws -> (
-            ToolResult, String
-        ) {
+        /// Starts a long recording from `device`, waits `seconds` of capture, presses `control`, and
+        /// returns hfr's result with the output path.
+        func recordAndPress(
+            _ control: String, after seconds: Double, in dir: TemporaryDirectory, device: String = Guest.camera
+        ) throws -> (ToolResult, String) {
             let out = dir.path("fault.mp4")
             let hfr = try BackgroundProcess(
                 Tool.hfrPath,
-                ["record", out, "--device", Guest.camera, "--fps", "60", "--duration", "60", "--audio", "none"],
+                ["record", out, "--device", device, "--fps", "60", "--duration", "60", "--audio", "none"],
                 directory: dir)
             #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 20))
             usleep(UInt32(seconds * 1_000_000))
-            try Guest.set(control, 1)
+            try Guest.set(control, 1, on: device)
             let result = hfr.wait()
             return (result, out)
         }
 
-        @Test func unplugStopsCleanlyAndKeepsEveryFrame() throws {
+        /// On the single-planar webcam and on the multi-planar one alike.
+        @Test(arguments: [Guest.camera, Guest.multiplanar])
+        func unplugStopsCleanlyAndKeepsEveryFrame(device: String) throws {
             try Guest.resetFaults()
             let dir = try TemporaryDirectory()
-            let (r, out) = try recordAndPress("disconnect", after: 2, in: dir)
+            let (r, out) = try recordAndPress("disconnect", after: 2, in: dir, device: device)
             #expect(r.status == 69, "\(r.stderr)")
-            #expect(r.stderr.contains("\(Guest.camera): lost after"), "\(r.stderr)")
+            #expect(r.stderr.contains("\(device): lost after"), "\(r.stderr)")
             #expect(r.stderr.contains("disconnected"), "\(r.stderr)")
             let kept = Int(r.stderr.split(separator: " ").drop { $0 != "after" }.dropFirst().first ?? "") ?? -1
             // The finished file (not the partial one) holds every frame encoded before the unplug.
@@ -36,8 +38,8 @@ extension DeviceTests {
             #expect(decoded == kept && kept >= 90, "kept \(kept), decoded \(decoded)")
             let check = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-f", "null", "-"])
             #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
-            #expect(Guest.waitForCamera(), "vivid reconnects once every handle is closed")
-            print("unplug after 2 s: \(kept) frames kept and decoded")
+            #expect(Guest.waitForCamera(device), "vivid reconnects once every handle is closed")
+            print("\(device) unplug after 2 s: \(kept) frames kept and decoded")
         }
 
         /// vivid drops every buffer (percentage_of_dropped_buffers 100), so the unplug surely lands
@@ -68,10 +70,11 @@ extension DeviceTests {
             #expect(Guest.waitForCamera(), "vivid reconnects once every handle is closed")
         }
 
-        @Test func fatalStreamingErrorIsNamedAndNothingIsLost() throws {
+        @Test(arguments: [Guest.camera, Guest.multiplanar])
+        func fatalStreamingErrorIsNamedAndNothingIsLost(device: String) throws {
             try Guest.resetFaults()
             let dir = try TemporaryDirectory()
-            let (r, out) = try recordAndPress("inject_fatal_streaming_error", after: 2, in: dir)
+            let (r, out) = try recordAndPress("inject_fatal_streaming_error", after: 2, in: dir, device: device)
             #expect(r.status == 69, "\(r.stderr)")
             #expect(r.stderr.contains("lost after") && r.stderr.contains("VIDIOC_DQBUF"), "\(r.stderr)")
             let decoded = try FFprobe.count(out, decoding: true)

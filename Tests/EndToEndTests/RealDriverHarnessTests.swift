@@ -26,7 +26,8 @@ import Testing
             repository.appendingPathComponent("scripts/vm-test").path,
             [
                 "--timeout", "720", "--share", repository.path, "--env", "HFR_BINARY=\(release)", "--vivid-args",
-                "n_devs=3 node_types=0x1,0x1,0x100 num_inputs=1,1,1 input_types=0x0,0x3,0x0", "--", bundle,
+                "n_devs=4 node_types=0x1,0x1,0x100,0x1 num_inputs=1,1,1,1 input_types=0x0,0x3,0x0,0x0"
+                    + " multiplanar=1,1,1,2", "--", bundle,
                 "--testing-library", "swift-testing", "--filter", #"^DeviceTests\."#,
             ])
         let wall = Date().timeIntervalSince(started)

@@ -30,13 +30,18 @@ final class ScriptedV4L2Driver: V4L2Driver {
     var firstTimestamp: Int64 = 1_000_000
     /// At most this many buffers are granted.
     var bufferLimit: UInt32 = 4
+    /// A multi-planar node: QUERYCAP says `V4L2_CAP_VIDEO_CAPTURE_MPLANE`, formats are `pix_mp`,
+    /// and each plane of a buffer is a mapping of its own (`planeLayout`).
+    var isMultiplanar = false
+    /// Where the picture starts in each plane of a multi-planar buffer (`data_offset`).
+    var dataOffset = 0
 
     /// Every request made, by name, in order (with `mmap`/`munmap` and `poll` that found nothing).
     private(set) var calls: [String] = []
     private(set) var buffers: [UnsafeMutableRawBufferPointer] = []
     private(set) var unmapped = 0
     private var queued: [UInt32] = []
-    private var format = v4l2_format()
+    private(set) var format = v4l2_format()
     private var timePerFrame = v4l2_fract(numerator: 1, denominator: 60)
     private var firstSequence: UInt32?
 
@@ -59,7 +64,8 @@ final class ScriptedV4L2Driver: V4L2Driver {
         switch request.code {
         case V4L2Request.queryCap.code:
             argument.assumingMemoryBound(to: v4l2_capability.self).pointee.capabilities =
-                UInt32(V4L2_CAP_VIDEO_CAPTURE) | UInt32(V4L2_CAP_STREAMING)
+                UInt32(isMultiplanar ? V4L2_CAP_VIDEO_CAPTURE_MPLANE : V4L2_CAP_VIDEO_CAPTURE)
+                | UInt32(V4L2_CAP_STREAMING)
         case V4L2Request.sFmt.code: format = argument.assumingMemoryBound(to: v4l2_format.self).pointee
         case V4L2Request.gFmt.code: argument.assumingMemoryBound(to: v4l2_format.self).pointee = grantedFormat
         case V4L2Request.sParm.code:
@@ -72,8 +78,18 @@ final class ScriptedV4L2Driver: V4L2Driver {
             request.pointee.count = min(request.pointee.count, bufferLimit)
         case V4L2Request.queryBuf.code:
             let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
-            buffer.pointee.length = UInt32(ScriptedV4L2Driver.bufferLength)
-            buffer.pointee.m.offset = buffer.pointee.index * 4096
+            guard isMultiplanar else {
+                buffer.pointee.length = UInt32(ScriptedV4L2Driver.bufferLength)
+                buffer.pointee.m.offset = buffer.pointee.index * 4096
+                return nil
+            }
+            guard buffer.pointee.length >= UInt32(planeLayout.count), let planes = buffer.pointee.m.planes else {
+                return .invalidArgument
+            }
+            for p in planeLayout.indices {
+                planes[p].length = UInt32(ScriptedV4L2Driver.bufferLength)
+                planes[p].m.mem_offset = buffer.pointee.index * 4096 + UInt32(p) * 1024
+            }
         case V4L2Request.qBuf.code: queued.append(argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.index)
         case V4L2Request.dqBuf.code: return dequeue(into: argument.assumingMemoryBound(to: v4l2_buffer.self))
         case V4L2Request.streamOn.code, V4L2Request.streamOff.code: break
@@ -100,13 +116,41 @@ final class ScriptedV4L2Driver: V4L2Driver {
         return .success(!script.isEmpty)
     }
 
+    /// The planes (stride, bytes) of the format set on a multi-planar node, at 16x8 with luma rows
+    /// of 20 bytes: YM12/YM21 in three, NM12 in two, one-buffer layouts in one.
+    var planeLayout: [(bytesPerLine: Int, size: Int)] {
+        switch V4L2PixelFormat(code: format.fmt.pix_mp.pixelformat).fourCC {
+        case "YM12", "YM21": [(20, 160), (10, 40), (10, 40)]
+        case "NM12": [(20, 160), (20, 80)]
+        default: [(20, ScriptedV4L2Driver.pictureSize)]
+        }
+    }
+
     /// What G_FMT answers: the format set, at the granted size, with the padded layout.
     private var grantedFormat: v4l2_format {
+        if isMultiplanar { return grantedMultiplanarFormat }
         var granted = format
         granted.fmt.pix.width = UInt32(grantedSize?.width ?? Int(format.fmt.pix.width))
         granted.fmt.pix.height = UInt32(grantedSize?.height ?? Int(format.fmt.pix.height))
         granted.fmt.pix.bytesperline = UInt32(ScriptedV4L2Driver.bytesPerLine)
         granted.fmt.pix.sizeimage = UInt32(ScriptedV4L2Driver.pictureSize)
+        return granted
+    }
+
+    /// G_FMT on a multi-planar node: `pix_mp` with each plane's stride and size.
+    private var grantedMultiplanarFormat: v4l2_format {
+        var granted = format
+        granted.fmt.pix_mp.width = UInt32(grantedSize?.width ?? Int(format.fmt.pix_mp.width))
+        granted.fmt.pix_mp.height = UInt32(grantedSize?.height ?? Int(format.fmt.pix_mp.height))
+        let layout = planeLayout
+        granted.fmt.pix_mp.num_planes = UInt8(layout.count)
+        withUnsafeMutableBytes(of: &granted.fmt.pix_mp.plane_fmt) { raw in
+            let planes = raw.bindMemory(to: v4l2_plane_pix_format.self)
+            for (p, plane) in layout.enumerated() {
+                planes[p].bytesperline = UInt32(plane.bytesPerLine)
+                planes[p].sizeimage = UInt32(plane.size)
+            }
+        }
         return granted
     }
 
@@ -119,7 +163,12 @@ final class ScriptedV4L2Driver: V4L2Driver {
         case .frame(let sequence, let flags, let bytesUsed):
             guard !queued.isEmpty else { return .tryAgain }
             let index = queued.removeFirst()
-            draw(sequence: sequence, into: buffers[Int(index)])
+            if isMultiplanar {
+                guard let planes = buffer.pointee.m.planes else { return .invalidArgument }
+                fillPlanes(planes, of: Int(index), sequence: sequence, lastPlaneBytes: bytesUsed)
+            } else {
+                draw(sequence: sequence, into: buffers[Int(index)])
+            }
             // Timestamps follow the sequence numbers at 60 fps, wrapping with them.
             let first = firstSequence ?? sequence
             firstSequence = first
@@ -148,6 +197,50 @@ final class ScriptedV4L2Driver: V4L2Driver {
             for x in 0..<width / 2 {
                 buffer[lumaSize + y * stride / 2 + x] = u
                 buffer[lumaSize + chromaSize + y * stride / 2 + x] = v
+            }
+        }
+    }
+
+    /// Draws the picture of `sequence` into the planes of buffer `index` from `dataOffset` on and
+    /// says how much each holds (the last plane `lastPlaneBytes` of picture, when given).
+    private func fillPlanes(
+        _ planes: UnsafeMutablePointer<v4l2_plane>, of index: Int, sequence: UInt32, lastPlaneBytes: Int?
+    ) {
+        let layout = planeLayout
+        let mapped = (0..<layout.count).map { buffers[index * layout.count + $0] }
+        let fourCC = V4L2PixelFormat(code: format.fmt.pix_mp.pixelformat).fourCC
+        if layout.count == 1 {
+            draw(sequence: sequence, into: UnsafeMutableRawBufferPointer(rebasing: mapped[0][dataOffset...]))
+        } else {
+            drawPlanes(sequence: sequence, fourCC: fourCC, into: mapped.map { .init(rebasing: $0[dataOffset...]) })
+        }
+        for (p, plane) in layout.enumerated() {
+            let bytes = p == layout.count - 1 ? lastPlaneBytes ?? plane.size : plane.size
+            planes[p].bytesused = UInt32(dataOffset + bytes)
+            planes[p].data_offset = UInt32(dataOffset)
+        }
+    }
+
+    /// The picture of `sequence` in separate planes: luma, then Cb and Cr (YM12), Cr and Cb (YM21),
+    /// or CbCr interleaved (NM12).
+    private func drawPlanes(sequence: UInt32, fourCC: String, into planes: [UnsafeMutableRawBufferPointer]) {
+        for y in 0..<ScriptedV4L2Driver.height {
+            for x in 0..<ScriptedV4L2Driver.width {
+                planes[0][y * 20 + x] = ScriptedV4L2Driver.luma(sequence: sequence, x: x, y: y)
+            }
+        }
+        let (u, v) = ScriptedV4L2Driver.chroma(sequence: sequence)
+        for y in 0..<ScriptedV4L2Driver.height / 2 {
+            for x in 0..<ScriptedV4L2Driver.width / 2 {
+                switch fourCC {
+                case "NM12":
+                    planes[1][y * 20 + 2 * x] = u
+                    planes[1][y * 20 + 2 * x + 1] = v
+                default:
+                    let (cb, cr) = fourCC == "YM21" ? (2, 1) : (1, 2)
+                    planes[cb][y * 10 + x] = u
+                    planes[cr][y * 10 + x] = v
+                }
             }
         }
     }
