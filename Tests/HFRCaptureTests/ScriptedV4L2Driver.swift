@@ -19,7 +19,7 @@ final class ScriptedV4L2Driver: V4L2Driver {
     static let (width, height, bytesPerLine) = (16, 8, 20)
     static let pictureSize = 20 * 8 + 10 * 4 * 2
     /// Buffers are longer than the picture, as drivers round them to pages.
-    static let bufferLength = 256
+    static let bufferLength = 320
 
     var script: [Step]
     /// The size the driver holds after S_FMT; nil: the one set.
