@@ -80,7 +80,7 @@ final class V4L2FrameCopy {
         guard let order = granted.format.planeOrder else { return [(0, pictureSize)] }
         guard order.allSatisfy({ $0 < granted.planeCount }) else {
             throw AVFailure(
-                code: -22,
+                code: -Errno.invalidArgument.rawValue,
                 operation: "\(granted.format.fourCC) in \(granted.planeCount) planes (it needs \(order.count))")
         }
         let sizes = try Frame.planeSizes(
