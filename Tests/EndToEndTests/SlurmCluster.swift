@@ -25,6 +25,8 @@ final class SlurmCluster {
     private(set) var startSeconds = 0.0
     private(set) var stopSeconds = 0.0
     private var running = false
+    /// What `slurm-cluster.sh stop` said: when each phase ended.
+    private(set) var stopLog = ""
 
     static let script = Fixtures.root.appendingPathComponent("Tests/EndToEndTests/slurm-cluster.sh").path
 
@@ -48,7 +50,7 @@ final class SlurmCluster {
         guard running else { return }
         running = false
         let started = Date()
-        _ = try? Self.spawn(Self.script, ["stop", directory], log: directory + "/stop.out")
+        stopLog = (try? Self.spawn(Self.script, ["stop", directory], log: directory + "/stop.out"))?.stderr ?? ""
         stopSeconds = Date().timeIntervalSince(started)
     }
 

@@ -15,7 +15,7 @@ import Testing
         defer {
             cluster.stop()
             #expect(cluster.leftoverProcesses().isEmpty, "daemons left: \(cluster.leftoverProcesses())")
-            print("SlurmTests: Slurm started in \(cluster.startSeconds) s, stopped in \(cluster.stopSeconds) s")
+            print("SlurmTests: Slurm started in \(cluster.startSeconds) s, stopped in \(cluster.stopSeconds) s\n\(cluster.stopLog)")
         }
         let first = try runWholeArray(w, cluster)
         try FileManager.default.createDirectory(atPath: w.dir.path("first"), withIntermediateDirectories: true)

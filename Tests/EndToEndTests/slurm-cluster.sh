@@ -15,6 +15,7 @@ pids() { cat "$dir"/run/*.pid 2>/dev/null || true; }
 alive() { [ -e "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
 
 stop() {
+  echo "$(date +%s.%N) stop" >&2
   if [ -f "$SLURM_CONF" ] && [ -f "$dir/run/slurmctld.pid" ]; then
     timeout 5 scancel --full --quiet --user=root 2>/dev/null || true
     # Jobs end (their steps' processes are signalled) before the daemons go.
@@ -23,6 +24,7 @@ stop() {
       sleep 0.1
     done
   fi
+  echo "$(date +%s.%N) jobs gone" >&2
   local all
   all=$(pids)
   for pid in $all; do kill "$pid" 2>/dev/null || true; done
@@ -32,6 +34,7 @@ stop() {
     [ -z "$alive" ] && break
     sleep 0.1
   done
+  echo "$(date +%s.%N) daemons asked" >&2
   for pid in $all; do kill -9 "$pid" 2>/dev/null || true; done
   # A step daemon whose job outlived the wait (started by our slurmd: it has our SLURM_CONF).
   local proc comm
@@ -43,6 +46,7 @@ stop() {
     fi
   done
   rm -f "$dir"/run/*.pid
+  echo "$(date +%s.%N) stopped" >&2
 }
 
 fail() {
