@@ -78,7 +78,8 @@ extension BatchMergeCommand {
     public static var examples: [CommandExample] {
         [
             CommandExample(
-                "The reports of a 4-task Slurm array as one JUnit file", "hfr batch merge reports/shard-*.json --report junit.xml"),
+                "The reports of a 4-task Slurm array as one JUnit file",
+                "hfr batch merge reports/shard-*.json --report junit.xml"),
             CommandExample(
                 "One JUnit file and one JSON report from a CI matrix's shards",
                 "hfr batch merge shard-1.json shard-2.json --report junit.xml --json-report all.json"),

@@ -1,9 +1,9 @@
 import Foundation
+import HFRTestSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
-import HFRTestSupport
 
 /// A private single-node Slurm (munged, slurmctld, slurmd on localhost) started by
 /// `slurm-cluster.sh` in a directory of its own; `stop()` ends every daemon it started.
@@ -107,7 +107,9 @@ final class SlurmCluster {
         return entries.filter { Int($0) != nil }.compactMap { pid in
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
             let command = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\0", with: " ")
-            let daemon = ["munged", "slurmctld", "slurmd", "slurmstepd", "slurmscriptd"].contains { command.contains($0) }
+            let daemon = ["munged", "slurmctld", "slurmd", "slurmstepd", "slurmscriptd"].contains {
+                command.contains($0)
+            }
             let ours = command.contains(directory) || daemon && Self.environment(of: pid).contains("SLURM_CONF=\(conf)")
             return daemon && ours ? "\(pid): \(command)" : nil
         }

@@ -15,7 +15,9 @@ import Testing
         defer {
             cluster.stop()
             #expect(cluster.leftoverProcesses().isEmpty, "daemons left: \(cluster.leftoverProcesses())")
-            print("SlurmTests: Slurm started in \(cluster.startSeconds) s, stopped in \(cluster.stopSeconds) s\n\(cluster.stopLog)")
+            print(
+                "SlurmTests: Slurm started in \(cluster.startSeconds) s, stopped in \(cluster.stopSeconds) s\n\(cluster.stopLog)"
+            )
         }
         let first = try runWholeArray(w, cluster)
         try FileManager.default.createDirectory(atPath: w.dir.path("first"), withIntermediateDirectories: true)
@@ -155,7 +157,8 @@ import Testing
             "sbatch", ["--parsable", "--array=1-4", "--cpus-per-task=1", "--chdir", w.dir.path("."), Self.jobScript],
             path: Self.hfrDirectory)
         #expect(r.status == 0, "sbatch: \(r.stderr)")
-        return try #require(r.stdout.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        return try #require(
+            r.stdout.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
     }
 
     func report(_ w: BatchWorkspace, _ task: Int) -> String { w.dir.path("reports/shard-\(task).json") }

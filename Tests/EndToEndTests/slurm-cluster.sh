@@ -28,14 +28,20 @@ stop() {
   local all
   all=$(pids)
   for pid in $all; do kill "$pid" 2>/dev/null || true; done
-  for _ in $(seq 100); do
+  # They are throwaway daemons: a short grace for a clean exit, then SIGKILL.
+  for _ in $(seq 30); do
     local alive=""
     for pid in $all; do alive "$pid" && alive=1; done
     [ -z "$alive" ] && break
     sleep 0.1
   done
   echo "$(date +%s.%N) daemons asked" >&2
-  for pid in $all; do kill -9 "$pid" 2>/dev/null || true; done
+  for pid in $all; do
+    if alive "$pid"; then
+      echo "$(date +%s.%N) killing $(cat "/proc/$pid/comm" 2>/dev/null) ($pid)" >&2
+      kill -9 "$pid" 2>/dev/null || true
+    fi
+  done
   # A step daemon whose job outlived the wait (started by our slurmd: it has our SLURM_CONF).
   local proc comm
   for proc in /proc/[0-9]*; do

@@ -75,7 +75,9 @@ struct ReportMergeTests {
         let other = try Self.report(Shard(index: 4, total: 4)!, of: otherJobs, path: "other.json")
         #expect(refusal(Array(four.prefix(3)) + [other])?.hasPrefix("other.json is from another manifest") == true)
         let halves = try Self.report(Shard(index: 2, total: 2)!, path: "half.json")
-        #expect(refusal([four[0], halves]) == "half.json is shard 2/2 but shard-1.json is shard 1/4: the manifest was cut two ways")
+        #expect(
+            refusal([four[0], halves])
+                == "half.json is shard 2/2 but shard-1.json is shard 1/4: the manifest was cut two ways")
     }
 
     @Test func editedReportsAreRefused() throws {
@@ -107,7 +109,9 @@ struct ReportMergeTests {
         }
         #expect(problem { $0["schema"] = "hfr.batch.plan/1" }?.hasPrefix("r.json: schema hfr.batch.plan/1") == true)
         #expect(problem { $0["jobSet"] = nil }?.hasPrefix("r.json: no jobSet") == true)
-        #expect(problem { $0["shard"] = ["index": 3, "total": 2] } == "r.json: shard.index is not between 1 and shard.total")
+        #expect(
+            problem { $0["shard"] = ["index": 3, "total": 2] } == "r.json: shard.index is not between 1 and shard.total"
+        )
         #expect(
             problem { object in
                 var jobs = object["jobs"] as! [[String: Any]]
