@@ -41,6 +41,7 @@ import Testing
             let json = try Tool.json(String(contentsOfFile: report(w, k), encoding: .utf8))
             let source = (json["shard"] as? [String: Any])?["source"] as? String ?? ""
             #expect(source.contains("SLURM_ARRAY_TASK_ID=\(k) SLURM_ARRAY_TASK_COUNT=4"), "task \(k): \(source)")
+            #expect(source.hasSuffix("(Slurm job array)"), "task \(k): \(source)")
             #expect(log.contains("batch: shard \(k)/4 from SLURM_ARRAY_TASK_ID=\(k)"), "task \(k) printed: \(log)")
             let jobs = try w.reportJobs(report(w, k))
             #expect(jobs.allSatisfy { $0["status"] as? String == "succeeded" }, "task \(k): \(log)")
