@@ -31,11 +31,14 @@ final class SlurmCluster {
     static let script = Fixtures.root.appendingPathComponent("Tests/EndToEndTests/slurm-cluster.sh").path
 
     /// Starts the daemons; throws (with their logs) when Slurm cannot start: the test fails, never skips.
-    init(directory: String) throws {
+    /// `path`: the PATH the script runs with (default: this process's).
+    init(directory: String, path: String? = nil) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let started = Date()
-        let r = try Self.spawn(Self.script, ["start", directory], log: directory + "/start.out")
+        let environment = path.map { ["PATH=\($0)"] } ?? []
+        let r = try Self.spawn(
+            "/usr/bin/env", environment + [Self.script, "start", directory], log: directory + "/start.out")
         startSeconds = Date().timeIntervalSince(started)
         guard r.status == 0 else {
             throw StartFailure(description: "Slurm did not start (exit \(r.status)):\n\(r.stdout)\(r.stderr)")

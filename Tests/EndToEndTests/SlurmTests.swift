@@ -28,6 +28,20 @@ import Testing
         try mergeReports(w)
     }
 
+    /// A Slurm that cannot start is an error with the reason, never a skip; nothing is left running.
+    @Test func aSlurmThatCannotStartFailsTheTest() throws {
+        let dir = try TemporaryDirectory()
+        // slurmd, slurmctld and munged live in /usr/sbin: without it the harness cannot start them.
+        #expect {
+            _ = try SlurmCluster(directory: dir.path("slurm"), path: "/usr/bin:/bin")
+        } throws: { error in
+            "\(error)".contains("Slurm did not start") && "\(error)".contains("munged is not installed")
+        }
+        let cluster = try SlurmCluster(directory: dir.path("slurm"))
+        cluster.stop()
+        #expect(cluster.leftoverProcesses().isEmpty)
+    }
+
     /// `sbatch --array=1-4` of the job script; every task names Slurm as its shard's source, the
     /// union of the outputs is the 40 jobs once each, each as a standalone `hfr export` makes it.
     /// Returns the standalone exports' folder.

@@ -42,6 +42,9 @@ stop() {
       kill -9 "$pid" 2>/dev/null || true
     fi
   done
+  for pid in $all; do
+    for _ in $(seq 50); do alive "$pid" || break; sleep 0.02; done
+  done
   # A step daemon whose job outlived the wait (started by our slurmd: it has our SLURM_CONF).
   local proc comm
   for proc in /proc/[0-9]*; do
