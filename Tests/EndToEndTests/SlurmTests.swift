@@ -19,12 +19,16 @@ import Testing
                 "SlurmTests: Slurm started in \(cluster.startSeconds) s, stopped in \(cluster.stopSeconds) s\n\(cluster.stopLog)"
             )
         }
+        var clock = Date()
         let first = try runWholeArray(w, cluster)
+        print("SlurmTests: the array and 40 standalone exports took \(Date().timeIntervalSince(clock)) s")
+        clock = Date()
         try FileManager.default.createDirectory(atPath: w.dir.path("first"), withIntermediateDirectories: true)
         for k in 1...4 {
             try FileManager.default.copyItem(atPath: report(w, k), toPath: w.dir.path("first/shard-\(k).json"))
         }
         try cancelAndResume(w, cluster, standalone: first)
+        print("SlurmTests: cancel and resume took \(Date().timeIntervalSince(clock)) s")
         try mergeReports(w)
     }
 
@@ -99,6 +103,7 @@ import Testing
         let cancelled = try w.reportJobs(report(w, 3))
         let done = Set(cancelled.filter { $0["status"] as? String == "succeeded" }.compactMap { $0["id"] as? String })
         #expect(done.count >= 1 && done.count < 10, "task 3 was cancelled after \(done.count) jobs (\(firstDone))")
+        print("SlurmTests: task 3 cancelled after \(done.count) of 10 jobs")
         for job in cancelled where !done.contains(job["id"] as? String ?? "") {
             #expect(["cancelled", "not-run"].contains(job["status"] as? String ?? ""), "\(job)")
             #expect(!FileManager.default.fileExists(atPath: w.dir.path(job["output"] as? String ?? "")))
