@@ -4,48 +4,94 @@ import HFRMedia
 /// `--report junit.xml`: one `<testcase>` per job, in the JUnit XML shape CI systems read
 /// (`testsuites` > `testsuite` > `testcase` with `failure` or `skipped`).
 public enum JUnitReport {
+    /// One `<testsuite>`: a shard's results, when and where it ran.
+    public struct Suite: Sendable {
+        public var manifest: String
+        public var shard: Shard
+        public var results: [JobResult]
+        public var seconds: Double
+        /// Unknown for a report that does not say (nil: no `timestamp`, `hostname`).
+        public var started: Date?
+        public var hostname: String?
+        /// Where the shard came from (`--shard auto`'s variables), as a property.
+        public var source: String? = nil
+
+        public init(
+            manifest: String, shard: Shard, results: [JobResult], seconds: Double, started: Date?, hostname: String?
+        ) {
+            self.manifest = manifest
+            self.shard = shard
+            self.results = results
+            self.seconds = seconds
+            self.started = started
+            self.hostname = hostname
+        }
+    }
+
     /// The document for `results` of `manifest`'s `shard`.
     public static func document(
         manifest: String, shard: Shard, results: [JobResult], seconds: Double, started: Date, hostname: String
     ) -> String {
+        document([
+            Suite(
+                manifest: manifest, shard: shard, results: results, seconds: seconds, started: started,
+                hostname: hostname)
+        ])
+    }
+
+    /// One document of several suites (`hfr batch merge`: one per shard); the totals add up.
+    public static func document(_ suites: [Suite]) -> String {
+        let all = suites.flatMap(\.results)
+        let seconds = suites.map(\.seconds).max() ?? 0
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"hfr batch\" \(counts(all, seconds: seconds))>\n"
+        for suite in suites { xml += self.suite(suite) }
+        xml += "</testsuites>\n"
+        return xml
+    }
+
+    /// `tests=… failures=… errors=… skipped=… time=…`.
+    static func counts(_ results: [JobResult], seconds: Double) -> String {
         let failures = results.filter { $0.status == .failed }.count
         let skipped = results.count - failures - results.filter { $0.status == .succeeded }.count
-        let suiteName = shard.total > 1 ? "\(manifest) (shard \(shard))" : manifest
-        let counts =
-            "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" "
+        return "tests=\"\(results.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"\(skipped)\" "
             + "time=\"\(time(seconds))\""
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"hfr batch\" \(counts)>\n"
-        xml += "  <testsuite name=\"\(escape(suiteName))\" \(counts) timestamp=\"\(timestamp(started))\""
-        xml += " hostname=\"\(escape(hostname))\">\n"
-        xml += "    <properties>\n"
-        xml += "      <property name=\"manifest\" value=\"\(escape(manifest))\"/>\n"
-        xml += "      <property name=\"shard\" value=\"\(shard)\"/>\n"
+    }
+
+    static func suite(_ suite: Suite) -> String {
+        let name = suite.shard.total > 1 ? "\(suite.manifest) (shard \(suite.shard))" : suite.manifest
+        var xml = "  <testsuite name=\"\(escape(name))\" \(counts(suite.results, seconds: suite.seconds))"
+        if let started = suite.started { xml += " timestamp=\"\(timestamp(started))\"" }
+        if let hostname = suite.hostname { xml += " hostname=\"\(escape(hostname))\"" }
+        xml += ">\n    <properties>\n"
+        xml += "      <property name=\"manifest\" value=\"\(escape(suite.manifest))\"/>\n"
+        xml += "      <property name=\"shard\" value=\"\(suite.shard)\"/>\n"
+        if let source = suite.source { xml += "      <property name=\"source\" value=\"\(escape(source))\"/>\n" }
         xml += "    </properties>\n"
-        let className = "hfr.batch." + manifestStem(manifest)
-        for r in results {
-            xml += "    <testcase name=\"\(escape(r.job.title))\" classname=\"\(escape(className))\""
-            xml += " time=\"\(time(r.seconds))\""
-            switch r.status {
-            case .succeeded:
-                xml += "/>\n"
-                continue
-            case .failed:
-                let type = r.signal.map { "signal \($0)" } ?? r.exitCode.map { "exit \($0)" } ?? "not started"
-                let message = r.error ?? "failed"
-                xml += ">\n      <failure message=\"\(escape(message))\" type=\"\(escape(type))\">"
-                xml += escape(r.log.isEmpty ? message : r.log, isAttribute: false) + "</failure>\n"
-            case .skipped:
-                xml += ">\n      <skipped message=\"output up to date (--resume)\"/>\n"
-            case .cancelled:
-                xml += ">\n      <skipped message=\"cancelled while running: the export was interrupted\"/>\n"
-            case .notRun:
-                xml += ">\n      <skipped message=\"not run: the batch was stopped before this job\"/>\n"
-            }
-            xml += "    </testcase>\n"
+        let className = "hfr.batch." + manifestStem(suite.manifest)
+        for r in suite.results { xml += testcase(r, className: className) }
+        return xml + "  </testsuite>\n"
+    }
+
+    static func testcase(_ r: JobResult, className: String) -> String {
+        var xml = "    <testcase name=\"\(escape(r.job.title))\" classname=\"\(escape(className))\""
+        xml += " time=\"\(time(r.seconds))\""
+        switch r.status {
+        case .succeeded:
+            return xml + "/>\n"
+        case .failed:
+            let type = r.signal.map { "signal \($0)" } ?? r.exitCode.map { "exit \($0)" } ?? "not started"
+            let message = r.error ?? "failed"
+            xml += ">\n      <failure message=\"\(escape(message))\" type=\"\(escape(type))\">"
+            xml += escape(r.log.isEmpty ? message : r.log, isAttribute: false) + "</failure>\n"
+        case .skipped:
+            xml += ">\n      <skipped message=\"output up to date (--resume)\"/>\n"
+        case .cancelled:
+            xml += ">\n      <skipped message=\"cancelled while running: the export was interrupted\"/>\n"
+        case .notRun:
+            xml += ">\n      <skipped message=\"not run: the batch was stopped before this job\"/>\n"
         }
-        xml += "  </testsuite>\n</testsuites>\n"
-        return xml
+        return xml + "    </testcase>\n"
     }
 
     static func manifestStem(_ manifest: String) -> String {

@@ -71,7 +71,8 @@ public enum ShardEnvironment {
                     let min = environment["SLURM_ARRAY_TASK_MIN"].flatMap { Int($0) } ?? 0
                     return shard(
                         id - min + 1, count,
-                        from: "SLURM_ARRAY_TASK_ID=\(id) SLURM_ARRAY_TASK_COUNT=\(count) SLURM_ARRAY_TASK_MIN=\(min)")
+                        from: "SLURM_ARRAY_TASK_ID=\(id) SLURM_ARRAY_TASK_COUNT=\(count) SLURM_ARRAY_TASK_MIN=\(min) "
+                            + "(Slurm job array)")
                 }
             }
         }

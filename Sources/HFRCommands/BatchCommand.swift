@@ -44,6 +44,10 @@ public struct BatchCommand: Command {
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
 
+        'hfr batch merge REPORT.json... --report junit.xml' combines the shards' --json-report files into
+        one JUnit file and one JSON report, checking that every shard of one manifest is there once
+        (see 'hfr batch merge --help').
+
         A job whose export was interrupted (it exits 130, or the batch stopped it) is reported as
         cancelled, not failed: JSON status "cancelled", a JUnit <skipped>.
 
@@ -154,15 +158,16 @@ public struct BatchCommand: Command {
         for path in [report, jsonReport].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
         let outcome = run(jobs)
         if let report {
-            let xml = JUnitReport.document(
+            var suite = JUnitReport.Suite(
                 manifest: manifest, shard: part, results: outcome.results, seconds: outcome.seconds,
                 started: outcome.started, hostname: Self.hostname)
-            try Self.write(xml, to: report)
+            suite.source = shardSource
+            try Self.write(JUnitReport.document([suite]), to: report)
         }
         if let jsonReport {
             let document = BatchJSON.document(
-                manifest: manifest, shard: part, shardSource: shardSource, workers: workers,
-                manifestJobs: parsed.jobs.count, results: outcome.results, seconds: outcome.seconds,
+                manifest: manifest, shard: part, shardSource: shardSource, workers: workers, manifestJobs: parsed.jobs,
+                results: outcome.results, run: (outcome.started, outcome.seconds, Self.hostname),
                 stoppedEarly: outcome.stoppedEarly)
             try Self.write(document.rendered + "\n", to: jsonReport)
         }

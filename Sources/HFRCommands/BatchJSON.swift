@@ -1,3 +1,4 @@
+import Foundation
 import HFRBatch
 import HFRMedia
 
@@ -6,8 +7,8 @@ enum BatchJSON {
     static let schema = "hfr.batch.report/1"
 
     static func document(
-        manifest: String, shard: Shard, shardSource: String?, workers: Int, manifestJobs: Int, results: [JobResult],
-        seconds: Double, stoppedEarly: Bool
+        manifest: String, shard: Shard, shardSource: String?, workers: Int, manifestJobs jobs: [BatchJob],
+        results: [JobResult], run: (started: Date, seconds: Double, hostname: String), stoppedEarly: Bool
     ) -> JSONValue {
         func count(_ status: JobResult.Status) -> JSONValue {
             .int(Int64(results.filter { $0.status == status }.count))
@@ -15,6 +16,7 @@ enum BatchJSON {
         return .object([
             ("schema", .string(schema)),
             ("manifest", .string(manifest)),
+            ("jobSet", .string(BatchJob.setID(of: jobs))),
             (
                 "shard",
                 .object([
@@ -23,7 +25,9 @@ enum BatchJSON {
                 ])
             ),
             ("workers", .int(Int64(workers))),
-            ("manifestJobs", .int(Int64(manifestJobs))),
+            ("manifestJobs", .int(Int64(jobs.count))),
+            ("hostname", .string(run.hostname)),
+            ("started", .string(timestamp(run.started))),
             (
                 "totals",
                 .object([
@@ -36,7 +40,7 @@ enum BatchJSON {
                 ])
             ),
             ("stoppedEarly", .bool(stoppedEarly)),
-            ("elapsedSeconds", .double(seconds)),
+            ("elapsedSeconds", .double(run.seconds)),
             ("jobs", .array(results.map(job))),
         ])
     }
@@ -47,6 +51,8 @@ enum BatchJSON {
             ("manifestEntry", .int(Int64(r.job.entry))),
             ("input", .string(r.job.input)),
             ("output", .string(r.job.output)),
+            ("manifestInput", .string(r.job.manifestInput)),
+            ("manifestOutput", .string(r.job.manifestOutput)),
             ("options", .array(r.job.options.map { .string($0) })),
             ("status", .string(r.status.rawValue)),
             ("durationSeconds", .double(r.seconds)),
@@ -56,5 +62,12 @@ enum BatchJSON {
             ("signal", .optional(r.signal.map { .int(Int64($0)) })),
             ("error", .optional(r.error.map { .string($0) })),
         ])
+    }
+
+    /// ISO 8601 in UTC: `2026-12-02T00:41:00Z`.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
     }
 }

@@ -67,6 +67,22 @@ extension BatchCommand {
                 "Part 2 of 4 of a CI matrix, with a JUnit report; skip outputs already made",
                 "hfr batch jobs.json --shard 2/4 --report junit.xml --resume"),
             CommandExample("What this shard would run, without running it", "hfr batch jobs.json --dry-run"),
+            CommandExample(
+                "One JUnit file from the four shards' JSON reports",
+                "hfr batch merge shard-1.json shard-2.json shard-3.json shard-4.json --report junit.xml"),
+        ]
+    }
+}
+
+extension BatchMergeCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample(
+                "The reports of a 4-task Slurm array as one JUnit file",
+                "hfr batch merge reports/shard-*.json --report junit.xml"),
+            CommandExample(
+                "One JUnit file and one JSON report from a CI matrix's shards",
+                "hfr batch merge shard-1.json shard-2.json --report junit.xml --json-report all.json"),
         ]
     }
 }

@@ -10,6 +10,15 @@ public enum HFR {
         FormatsCommand.self, PreviewCommand.self, CompletionCommand.self, ManPagesCommand.self,
     ]
 
+    /// Commands under another (`hfr batch merge`): named "batch merge", chosen by their second word.
+    public static let subcommands: [any Command.Type] = [BatchMergeCommand.self]
+
+    /// The subcommand `words` start with (`batch merge …`), if any.
+    static func subcommand(_ words: [String]) -> (any Command.Type)? {
+        guard words.count >= 2 else { return nil }
+        return subcommands.first { $0.name == words[0] + " " + words[1] }
+    }
+
     /// Runs the command line `arguments` (without the program name); returns the exit code.
     public static func main(_ arguments: [String]) -> Int32 {
         var arguments = arguments
@@ -27,7 +36,9 @@ public enum HFR {
             return ExitCode.usage.rawValue
         }
         if first == "--help" || first == "-h" || first == "help" {
-            if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+            if let command = subcommand(Array(arguments.dropFirst())) {
+                Console.output(Help.command(command))
+            } else if arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
                 Console.output(Help.command(command))
             } else {
                 Console.output(Help.main(commands: commands))
@@ -38,10 +49,14 @@ public enum HFR {
             Console.output("hfr \(version)\n")
             return 0
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
+        guard var command = commands.first(where: { $0.name == first }) else {
             return report(unknown(first))
         }
-        let rest = Array(arguments.dropFirst())
+        var rest = Array(arguments.dropFirst())
+        if let sub = subcommand(arguments) {
+            command = sub
+            rest.removeFirst()
+        }
         if rest.contains("--help") || rest.contains("-h") {
             Console.output(Help.command(command))
             return 0

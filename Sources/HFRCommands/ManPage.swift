@@ -23,7 +23,7 @@ enum ManPage {
 
     /// `hfr-export.1`: synopsis, description, arguments, options, examples.
     static func command(_ command: any Command.Type, all commands: [any Command.Type]) -> String {
-        var lines = header("hfr-\(command.name)", command.abstract)
+        var lines = header(pageName(command), command.abstract)
         lines += [".SH SYNOPSIS", ".B hfr \(escape(command.name))"]
         // Unbreakable spaces inside a fragment: a line ends between `[--fps N]` and the next, not inside.
         lines.append(
@@ -36,8 +36,14 @@ enum ManPage {
         lines.append(".SH OPTIONS")
         lines += Help.options(of: command).filter(\.isNamedOption).flatMap(option)
         lines += examples(command.examples)
-        lines += seeAlso(["hfr"] + commands.filter { $0.name != command.name }.map { "hfr-\($0.name)" })
+        let related = HFR.subcommands.filter { $0.name.hasPrefix(command.name + " ") }.map(pageName)
+        lines += seeAlso(["hfr"] + related + commands.filter { $0.name != command.name }.map { "hfr-\($0.name)" })
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `hfr-export`, `hfr-batch-merge`.
+    static func pageName(_ command: any Command.Type) -> String {
+        "hfr-" + command.name.split(separator: " ").joined(separator: "-")
     }
 
     static let exitStatus = """

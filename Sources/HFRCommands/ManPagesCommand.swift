@@ -18,8 +18,8 @@ public struct ManPagesCommand: Command {
     public func run() throws(HFRError) {
         let commands = HFR.commands.filter { !$0.isHidden }
         var pages = [("hfr.1", ManPage.main(commands))]
-        for command in commands {
-            pages.append(("hfr-\(command.name).1", ManPage.command(command, all: commands)))
+        for command in commands + HFR.subcommands {
+            pages.append((ManPage.pageName(command) + ".1", ManPage.command(command, all: commands)))
         }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

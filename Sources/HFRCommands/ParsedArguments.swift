@@ -5,6 +5,7 @@ public struct ParsedArguments: Sendable {
     var values: [String: String] = [:]
     var repeatedValues: [String: [String]] = [:]
     var positionals: [String: String] = [:]
+    var repeatedPositionals: [String: [String]] = [:]
 
     /// Matches `arguments` (after the subcommand name) against `command.options`.
     public init(_ arguments: [String], for command: any Command.Type) throws(HFRError) {
@@ -52,10 +53,18 @@ public struct ParsedArguments: Sendable {
                 }
                 continue
             }
+            // A last positional named `NAME...` takes every remaining word.
+            if nextPositional == positionalSpecs.count, let last = positionalSpecs.last, last.name.hasSuffix("...") {
+                repeatedPositionals[last.name, default: []].append(argument)
+                continue
+            }
             guard nextPositional < positionalSpecs.count else {
                 throw .usage("unexpected argument '\(argument)'", of: command)
             }
             positionals[positionalSpecs[nextPositional].name] = argument
+            if positionalSpecs[nextPositional].name.hasSuffix("...") {
+                repeatedPositionals[positionalSpecs[nextPositional].name, default: []].append(argument)
+            }
             nextPositional += 1
         }
         for spec in positionalSpecs[nextPositional...] {
@@ -92,6 +101,9 @@ public struct ParsedArguments: Sendable {
 
     /// The positional argument named `placeholder`, if given.
     public func positional(_ placeholder: String) -> String? { positionals[placeholder] }
+
+    /// Every word of a positional named `NAME...` (the last one: it takes all remaining words).
+    public func positionals(_ placeholder: String) -> [String] { repeatedPositionals[placeholder] ?? [] }
 
     /// The raw value of option `name`, if given.
     public func value(_ name: String) -> String? { values[name] }

@@ -5,7 +5,13 @@ import Testing
 /// The examples `--help` and the man pages show, and the choices completions offer, are command
 /// lines hfr accepts.
 @Suite struct CommandExamplesTests {
-    static let visible = HFR.commands.filter { !$0.isHidden }
+    static let visible = HFR.commands.filter { !$0.isHidden } + HFR.subcommands
+
+    /// The command an example runs (`hfr batch merge …` runs the subcommand) and its arguments.
+    static func resolve(_ words: [String]) -> (command: (any Command.Type)?, arguments: [String]) {
+        if let sub = HFR.subcommand(words) { return (sub, Array(words.dropFirst(2))) }
+        return (HFR.commands.first { $0.name == words.first }, Array(words.dropFirst()))
+    }
 
     @Test func everyVisibleCommandHasExamples() {
         for command in Self.visible {
@@ -19,9 +25,10 @@ import Testing
         for command in Self.visible {
             for example in command.examples {
                 #expect(example.commandLine.hasPrefix("hfr \(command.name)"), "\(example.commandLine)")
-                let arguments = Array(example.arguments.dropFirst())
+                let (runs, arguments) = Self.resolve(example.arguments)
+                let target = try #require(runs, "\(example.commandLine)")
                 do {
-                    _ = try command.init(ParsedArguments(arguments, for: command))
+                    _ = try target.init(ParsedArguments(arguments, for: target))
                 } catch {
                     #expect(error.exitCode != .usage, "\(example.commandLine): \(error.message)")
                 }
