@@ -70,7 +70,7 @@ public final class AVDeviceCapture: FrameSource, @unchecked Sendable {
             V4L2FrameInterval.interval(
                 numerator: UInt32(clamping: $0.denominator), denominator: UInt32(clamping: $0.numerator)
             )
-                .reciprocal
+            .reciprocal
         }
         return (format, video.width, video.height, rate)
     }

@@ -147,7 +147,7 @@ extension V4L2FormatModes {
     /// size; where it does not answer, those of the largest size).
     public func modes(including extra: [(width: Int, height: Int)] = [], device: V4L2Device?) -> [V4L2Mode] {
         let format = format
-        return modes(including: extra) { width, height in try? device?.frameIntervals(format, width: width, height: height) }
+        return modes(including: extra) { w, h in try? device?.frameIntervals(format, width: w, height: h) }
     }
 
     /// The modes of this format: each discrete size; in a stepwise or continuous range the preset

@@ -69,9 +69,11 @@ public struct FormatsCommand: Command {
         let values = controls.map { c in (c, c.isSimple && !c.isButton ? try? device.value(of: c) : nil) }
         if json {
             Console.output(
-                FormatsJSON.document(device: device, formats: formats, modes: modes, best: best, controls: values).rendered + "\n")
+                FormatsJSON.document(device: device, formats: formats, modes: modes, best: best, controls: values)
+                    .rendered + "\n")
         } else {
-            Console.output(FormatsText.document(device: device, formats: formats, modes: modes, best: best, controls: values))
+            Console.output(
+                FormatsText.document(device: device, formats: formats, modes: modes, best: best, controls: values))
         }
     }
 }

@@ -57,7 +57,13 @@ enum FormatsJSON {
             ("description", .string(f.name)),
             ("compressed", .bool(f.isCompressed)),
             ("recordable", .bool(f.format.preferenceRank != nil)),
-            ("sizes", .array(f.sizes.map { size($0.size, $0.intervals, presets: presets(in: $0.size, of: modes), best) })),
+            (
+                "sizes",
+                .array(
+                    f.sizes.map {
+                        size($0.size, $0.intervals, presets: presets(in: $0.size, of: modes), best)
+                    })
+            ),
         ])
     }
 

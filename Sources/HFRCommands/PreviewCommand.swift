@@ -26,8 +26,8 @@ public struct PreviewCommand: Command {
             .value("preview", "[HOST:]PORT", help: "Where to serve the page (default 127.0.0.1:8080).")
         ]
     static let sharedWithRecord: Set<String> = [
-        "device", "source", "fps", "size", "height", "pixel-format", "capture-api", "exposure", "focus", "white-balance", "gain",
-        "control", "rotate",
+        "device", "source", "fps", "size", "height", "pixel-format", "capture-api", "exposure", "focus",
+        "white-balance", "gain", "control", "rotate",
     ]
 
     let source: CaptureSource

@@ -34,7 +34,9 @@ import Testing
     ])
     func anyDifferenceIsRefused(format: String, width: Int, height: Int, rate: Rational, granted: String) {
         let refusal = AVDeviceCapture.refusal(Self.choice, granted: (format, width, height, rate), path: "/dev/v")
-        #expect(refusal?.description == "mode read-back on /dev/v: asked for YU12 16x8 at 60 fps, the driver granted \(granted)")
+        #expect(
+            refusal?.description
+                == "mode read-back on /dev/v: asked for YU12 16x8 at 60 fps, the driver granted \(granted)")
         #expect(AVDeviceCapture.refusal(Self.choice, granted: ("YU12", 16, 8, Rational(60)), path: "/dev/v") == nil)
     }
 

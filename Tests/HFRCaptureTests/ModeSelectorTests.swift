@@ -1,7 +1,8 @@
 import CV4L2
-@testable import HFRCapture
 import HFRMedia
 import Testing
+
+@testable import HFRCapture
 
 /// A webcam shaped like vivid's: the top rate falls with the size, in every format.
 private func webcam(formats: [String]) -> [V4L2Mode] {

@@ -1,0 +1,70 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+extension DeviceTests {
+    /// `--capture-api avdevice` (libavdevice's v4l2 input) against hfr's own capture on vivid's
+    /// webcam: the same mode, the same slots, the same refusals.
+    @Suite struct AvdeviceCapture {
+        @Test func recordsTheSameModeAndFramesAsTheOwnCapture() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            var runs: [(frames: Int, drops: Int, report: [String: Any], stderr: String, path: String)] = []
+            for api in ["own", "avdevice"] {
+                let out = dir.path("\(api).mp4")
+                let r = try Tool.hfr([
+                    "record", out, "--device", Guest.camera, "--fps", "max", "--duration", "5", "--audio", "none",
+                    "--late-frames", "queue", "--capture-api", api, "--json",
+                ])
+                #expect(r.status == 0, "\(api): \(r.stderr)")
+                let report = try Tool.json(r.stdout)
+                let capture = report["capture"] as? [String: Any]
+                #expect(capture?["api"] as? String == api)
+                let drops =
+                    api == "own"
+                    ? report["framesDroppedByDevice"] as? Int ?? -1 : report["framesMissingFromSource"] as? Int ?? -1
+                let frames = try FFprobe.count(out, decoding: true)
+                runs.append((frames, drops, report, r.stderr, out))
+            }
+            let (own, av) = (runs[0], runs[1])
+            #expect(av.report["capture"] as? [String: String] == ["api": "avdevice", "dropsFrom": "timestamp-gaps"])
+            #expect(own.report["capture"] as? [String: String] == ["api": "own", "dropsFrom": "sequence-numbers"])
+            // The same mode: size, the camera's pixel format, rate — in the reports and in the files.
+            for key in ["width", "height", "frameRate", "sourcePixelFormat"] {
+                #expect("\(own.report[key] ?? "-")" == "\(av.report[key] ?? "-")", "\(key)")
+            }
+            #expect(
+                try Guest.stream(own.path, "v:0", "width,height,r_frame_rate")
+                    == Guest.stream(av.path, "v:0", "width,height,r_frame_rate"))
+            #expect(av.report["framesDroppedByDevice"] is NSNull, "libavdevice hides the sequence numbers")
+            // Every slot of 5 s at the rate is a frame or a counted drop, on both backends.
+            let rate = own.report["frameRate"] as? String == "60/1" ? 60 : 0
+            #expect(rate == 60, "vivid's webcam tops out at 60 fps")
+            for run in runs { #expect(abs(run.frames + run.drops - 5 * rate) <= 2, "\(run.frames) + \(run.drops)") }
+            #expect(abs(own.frames - av.frames) <= max(own.drops, av.drops) + 2, "\(own.frames) vs \(av.frames)")
+            // The avdevice drops are the empty slots of its file, and the summary says where they come from.
+            let times = try Guest.frameTimes(av.path)
+            #expect(DeviceTests.CameraRecord.gridGaps(times, rate: 60) == av.drops)
+            #expect(av.stderr.contains("camera dropped \(av.drops) (timestamp gaps, libavdevice's v4l2 input)"))
+            #expect(own.stderr.contains("camera dropped \(own.drops) (sequence numbers)"))
+            print(
+                "vivid --fps max 5 s: own \(own.frames) frames + \(own.drops) drops,",
+                "avdevice \(av.frames) frames + \(av.drops) timestamp gaps")
+        }
+
+        @Test(arguments: [["--fps", "61"], ["--fps", "30", "--size", "640x480"]])
+        func aRefusedRateIsRefusedTheSameWay(options: [String]) throws {
+            let dir = try TemporaryDirectory()
+            var results: [ToolResult] = []
+            for api in ["own", "avdevice"] {
+                results.append(
+                    try Tool.hfr(
+                        ["record", dir.path("x.mp4"), "--device", Guest.camera, "--capture-api", api] + options))
+            }
+            #expect(results.allSatisfy { $0.status == 69 }, "\(results.map(\.stderr))")
+            #expect(results[0].stderr == results[1].stderr)
+            #expect(results[0].stderr.split(separator: "\n").count == 1, "\(results[0].stderr)")
+            #expect(try dir.contents().isEmpty)
+        }
+    }
+}
