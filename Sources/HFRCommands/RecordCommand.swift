@@ -294,39 +294,26 @@ public struct RecordCommand: Command {
         // Before the camera and the output: a port in use leaves nothing behind.
         let live = RecordPreviewStatus()
         let previewSession = try preview.map { p throws(HFRError) in try PreviewStart.start(p) { live.members() } }
-        var capture: V4L2Capture?
-        var opened: (any FrameSource)?
-        var card: String?
+        var setup: CameraSetup?
         if let camera, case .device(let spec) = settings.capture.source {
-            // Before the output exists: a device that cannot do the mode leaves nothing behind.
-            let setup = try CameraSetup(
-                device: spec, request: camera.request, controls: camera.controls, api: captureAPI)
-            let choice = setup.choice
-            try Self.encodable(choice.mode.width, choice.mode.height, device: setup.device.path)
-            settings = self.settings(
-                width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
-                pixelFormat: choice.mode.format.fourCC)
-            settings.capture.source = .device(path: setup.device.path)
-            capture = setup.capture
-            opened = setup.capture == nil ? setup.source : nil
-            card = setup.device.capabilities.card
-            if camera.request.rate == nil, choice.rate <= Rational(30) {
-                Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
-            }
-            for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
+            let opened = try openCamera(spec, camera)
+            settings = opened.settings
+            setup = opened.setup
         } else {
             settings = self.settings(
                 width: settings.capture.width, height: settings.capture.height, rate: settings.capture.frameRate,
                 pixelFormat: settings.capture.pixelFormat)
         }
         try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-        let progress = RecordProgress(settings: settings, camera: card)
+        let progress = RecordProgress(settings: settings, camera: setup?.device.capabilities.card)
         progress.prepareSignalMessages()
         // A second signal while finishing: the half-written final file goes, the partial one stays.
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
+        // hfr's own capture starts in the pipeline; libavdevice's is open (streaming) already.
         let pipeline = RecordPipeline(
-            settings: settings, camera: capture, preview: previewSession?.tap, source: opened)
+            settings: settings, camera: setup?.capture, preview: previewSession?.tap,
+            source: setup?.capture == nil ? setup?.source : nil)
         live.attach(settings: settings, stats: pipeline.stats)
         defer { previewSession?.stop() }
         let showsStatus = settings.showsStatus
@@ -351,6 +338,25 @@ public struct RecordCommand: Command {
         progress.clear()
         Console.error(RecordStatus.summary(report, capture: facts) + "\n")
         if json { Console.output(RecordStatus.json(report, capture: facts).rendered + "\n") }
+    }
+
+    /// Opens the camera in the mode chosen for the request — before the output exists, so a device
+    /// that cannot do the mode leaves nothing behind — and the settings for that mode.
+    private func openCamera(_ spec: String, _ camera: (request: ModeSelector.Request, controls: CameraControls))
+        throws(HFRError) -> (settings: RecordSettings, setup: CameraSetup)
+    {
+        let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls, api: captureAPI)
+        let choice = setup.choice
+        try Self.encodable(choice.mode.width, choice.mode.height, device: setup.device.path)
+        var settings = self.settings(
+            width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
+            pixelFormat: choice.mode.format.fourCC)
+        settings.capture.source = .device(path: setup.device.path)
+        if camera.request.rate == nil, choice.rate <= Rational(30) {
+            Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
+        }
+        for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
+        return (settings, setup)
     }
 
     static func defaultBitrate(width: Int, height: Int, rate: Rational) -> Int {

@@ -39,7 +39,9 @@ extension DeviceTests {
             #expect(report["width"] as? Int == width && report["height"] as? Int == height, "\(r.stdout)")
             #expect(try Guest.stream(out, "v:0", "width,height") == "\(width),\(height)")
             #expect(width != 16384 && [2160, 1080, 720, 480].contains(height))
-            print("vivid HDMI --fps max: \(width)x\(height) \(best["format"]!) at \(best["frameRate"]!) fps")
+            print(
+                "vivid HDMI --fps max: \(width)x\(height) \(format) at \(best["frameRate"]!) fps,",
+                "record took \(report["wallSeconds"] ?? "?") s")
         }
 
         /// "60/1" or "60000/1001" as a number.
