@@ -23,6 +23,7 @@ public final class AVDeviceCapture: FrameSource, @unchecked Sendable {
     private let input: CaptureInput
     private var timeline: FrameTimeline
     private var sentWallClock = false
+    private let isJPEG: Bool
 
     /// The FourCCs libavdevice's v4l2 input can ask a driver for (FFmpeg 5.1's
     /// `ff_fmt_conversion_table`, limited to the layouts hfr records), by the name it takes.
@@ -57,6 +58,7 @@ public final class AVDeviceCapture: FrameSource, @unchecked Sendable {
         if let refusal = AVDeviceCapture.refusal(choice, granted: granted, path: path) { throw refusal }
         self.path = path
         self.choice = choice
+        isJPEG = mode.format.conversion == .jpeg
         timeline = FrameTimeline(interval: choice.rate.reciprocal)
     }
 
@@ -110,9 +112,13 @@ public final class AVDeviceCapture: FrameSource, @unchecked Sendable {
             } catch let failure as AVFailure where failure.isInvalidData {
                 continue
             }
-            guard case .video(let frame, _) = item, let pts = frame.pts else { return item }
+            guard case .video(let decoded, _) = item, let pts = decoded.pts else { return item }
             let micros = Rational.rescale(pts, from: input.videoTimeBase, to: Rational(1, 1_000_000))
             guard let index = timeline.place(sequence: 0, timestamp: micros) else { continue }
+            // A raw picture is libavdevice's view of the driver's buffer, which goes back to the
+            // driver only when the frame is freed: copied, the buffer returns now (as in the own
+            // capture), not after the encoder — else a busy encoder starves the driver of buffers.
+            let frame = isJPEG ? decoded : try decoded.copyPicture()
             frame.pts = index
             // With ts=abs the timestamps are wall-clock microseconds: the audio lines up with the first.
             let clock = sentWallClock ? nil : micros
