@@ -29,6 +29,11 @@ extension DeviceTests {
             let fps = Self.rate(best["frameRate"] as? String ?? "") ?? 0
             #expect(intervals.stdout.contains(String(format: "%.3f fps", fps)), "\(intervals.stdout)")
 
+            // The table marks the same preset as what --fps max takes.
+            let text = try Tool.hfr(["formats", "--device", Guest.hdmi])
+            #expect(text.stdout.contains("*   preset \(width)x\(height)"), "\(text.stdout.prefix(600))")
+            #expect(text.stdout.contains("max 60 fps at \(width)x\(height)"))
+
             let dir = try TemporaryDirectory()
             let out = dir.path("hdmi.mp4")
             let r = try Tool.hfr([
