@@ -5,7 +5,8 @@ public enum CaptureSource: Sendable, Equatable {
     /// The embedded default: a moving test pattern and a 440 Hz tone, at any size and rate, paced in
     /// real time, through libavdevice's `lavfi` input — the same path a camera takes.
     case testPattern
-    /// A V4L2 capture device through libavdevice's `v4l2` input.
+    /// A V4L2 capture device through libavdevice's `v4l2` input (`--capture-api avdevice`,
+    /// `AVDeviceCapture`; hfr's own capture, `V4L2Capture`, does not go through here).
     case device(path: String)
 }
 
@@ -51,8 +52,9 @@ public struct CaptureRequest: Sendable {
             }
             return ("lavfi", graph, CaptureRequest.liveProbing)
         case .device(let path):
+            // ts=abs: wall-clock timestamps (monotonic ones converted), to line device audio up with.
             var options = [
-                "video_size": "\(width)x\(height)", "framerate": frameRate.description,
+                "video_size": "\(width)x\(height)", "framerate": frameRate.description, "ts": "abs",
             ]
             if let pixelFormat { options["input_format"] = pixelFormat }
             options.merge(CaptureRequest.liveProbing) { a, _ in a }

@@ -130,18 +130,56 @@ public struct ModeSelector: Sendable {
 }
 
 extension V4L2FormatModes {
-    /// The modes of this format: each discrete size, and for stepwise sizes the largest one plus
-    /// `extra` sizes (the one asked for) when they fall inside, with their intervals from `device`.
+    /// The sizes a stepwise or continuous range is tried at: AVFoundation's preset heights (2160, 1080,
+    /// 720, 480) in 16:9, then in 4:3. A range up to 16384x8640 (vivid's HDMI input) is otherwise
+    /// recorded at its largest size, which no encoder takes and no one wants.
+    public static let presetSizes: [(width: Int, height: Int)] = [
+        (3840, 2160), (1920, 1080), (1280, 720), (854, 480), (2880, 2160), (1440, 1080), (960, 720), (640, 480),
+    ]
+
+    /// The preset sizes inside `size` (none for a discrete size), in `presetSizes` order.
+    public static func presetSizes(in size: V4L2FrameSize) -> [(width: Int, height: Int)] {
+        if case .discrete = size { return [] }
+        return presetSizes.filter { size.contains(width: $0.width, height: $0.height) }
+    }
+
+    /// The modes of this format, with intervals from `device` (`VIDIOC_ENUM_FRAMEINTERVALS` at each
+    /// size; where it does not answer, those of the largest size).
     public func modes(including extra: [(width: Int, height: Int)] = [], device: V4L2Device?) -> [V4L2Mode] {
+        let format = format
+        return modes(including: extra) { w, h in try? device?.frameIntervals(format, width: w, height: h) }
+    }
+
+    /// The modes of this format: each discrete size; in a stepwise or continuous range the preset
+    /// sizes inside it (`presetSizes`) and the `extra` sizes asked for, each with the intervals
+    /// `intervals` gives at that size (nil: those of the largest size). The range's largest size is
+    /// a mode only when no preset inside it lists a rate, or when it is faster than all of them:
+    /// so `--fps max` takes the largest preset that reaches the top rate.
+    public func modes(
+        including extra: [(width: Int, height: Int)] = [],
+        intervals lookup: (_ width: Int, _ height: Int) -> [V4L2FrameInterval]?
+    ) -> [V4L2Mode] {
         var result: [V4L2Mode] = []
         for (size, intervals) in sizes {
             let largest = size.largest
-            result.append(V4L2Mode(format: format, width: largest.width, height: largest.height, intervals: intervals))
-            if case .discrete = size { continue }
-            for e in extra where size.contains(width: e.width, height: e.height) && e != largest {
-                let i = (try? device?.frameIntervals(format, width: e.width, height: e.height)) ?? intervals
-                result.append(V4L2Mode(format: format, width: e.width, height: e.height, intervals: i))
+            let atLargest = V4L2Mode(format: format, width: largest.width, height: largest.height, intervals: intervals)
+            if case .discrete = size {
+                result.append(atLargest)
+                continue
             }
+            var inRange: [V4L2Mode] = []
+            let presets = V4L2FormatModes.presetSizes(in: size)
+            for s in presets + extra where size.contains(width: s.width, height: s.height) && s != largest {
+                guard !inRange.contains(where: { $0.width == s.width && $0.height == s.height }) else { continue }
+                let i = lookup(s.width, s.height) ?? intervals
+                inRange.append(V4L2Mode(format: format, width: s.width, height: s.height, intervals: i))
+            }
+            let presetRate = inRange.filter { m in presets.contains { $0 == (m.width, m.height) } }.map(\.maxRate).max()
+            let isNamed = (presets + extra).contains { $0 == largest }
+            if isNamed || presetRate.map({ atLargest.maxRate > $0 }) ?? true {
+                result.append(atLargest)
+            }
+            result += inRange
         }
         return result
     }

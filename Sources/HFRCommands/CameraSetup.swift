@@ -7,14 +7,20 @@ import HFRMedia
 
 /// Opens a V4L2 camera for `record`: picks the mode, sets it, checks what was granted, applies
 /// the controls. Every failure becomes one line with the exit code of SPEC.md (69: the device
-/// cannot do it).
+/// cannot do it). With `--capture-api avdevice` the same mode is opened through libavdevice's
+/// v4l2 input instead (which starts streaming at once) and refused in the same words.
 struct CameraSetup {
-    let capture: V4L2Capture
+    /// The node hfr enumerates and sets controls on.
+    let device: V4L2Device
+    /// hfr's own capture, set but not started (nil with `--capture-api avdevice`).
+    let capture: V4L2Capture?
+    /// What frames come from: `capture`, or libavdevice's input (already streaming).
+    let source: any FrameSource
     let choice: ModeSelector.Choice
     let warnings: [String]
 
     init(
-        device spec: String, request: ModeSelector.Request, controls: CameraControls
+        device spec: String, request: ModeSelector.Request, controls: CameraControls, api: CaptureAPI = .own
     ) throws(HFRError) {
         let path = try CameraSetup.path(for: spec)
         let device = try CameraSetup.open(path)
@@ -26,8 +32,14 @@ struct CameraSetup {
             throw HFRError("\(path) \(error.description)", exitCode: .unavailable)
         }
         self.choice = choice
+        self.device = device
+        if api == .avdevice, !device.capabilities.canCapture {
+            throw HFRError(
+                "\(path) is a multi-planar capture device, which libavdevice's v4l2 input cannot read "
+                    + "(use --capture-api own)", exitCode: .unavailable)
+        }
         do {
-            capture = try V4L2Capture(device: device, choice: choice)
+            (capture, source) = try CameraSetup.capture(device, choice: choice, api: api)
         } catch {
             guard error.isModeNotGranted else { throw CameraSetup.error(error) }
             // The driver granted something else than it enumerated: say what does reach the rate.
@@ -43,6 +55,19 @@ struct CameraSetup {
             warnings = try controls.apply(to: device, frameInterval: choice.rate.reciprocal)
         } catch {
             throw HFRError(error.description, exitCode: .unavailable)
+        }
+    }
+
+    /// Sets the mode for hfr's own capture, or opens libavdevice's input in it.
+    private static func capture(_ device: V4L2Device, choice: ModeSelector.Choice, api: CaptureAPI)
+        throws(V4L2Failure) -> (V4L2Capture?, any FrameSource)
+    {
+        switch api {
+        case .own:
+            let own = try V4L2Capture(device: device, choice: choice)
+            return (own, own)
+        case .avdevice:
+            return (nil, try AVDeviceCapture(path: device.path, choice: choice))
         }
     }
 

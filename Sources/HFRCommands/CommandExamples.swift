@@ -27,6 +27,9 @@ extension RecordCommand {
                 "Watch it live in a browser (http://127.0.0.1:8080/) while it records",
                 "hfr record clip.mp4 --fps 120 --duration 1:00 --preview 8080"),
             CommandExample(
+                "The same mode through libavdevice's v4l2 input, when hfr's own capture misbehaves",
+                "hfr record clip.mp4 --device 0 --fps max --duration 5s --capture-api avdevice"),
+            CommandExample(
                 "Two seconds of the built-in test source at 240 fps (no camera needed)",
                 "hfr record test.mp4 --source test --fps 240 --duration 2s"),
         ]

@@ -9,7 +9,11 @@ public struct FormatsCommand: Command {
         Every pixel format × frame size × frame interval the driver enumerates (discrete, stepwise
         or continuous) — in AVFoundation's terms each format with its videoSupportedFrameRateRanges.
         The mode record --fps max would take is marked with *, and the device is said to support
-        high frame rate when some mode goes above 30 fps. Rates are exact (60000/1001 in --json).
+        high frame rate when some mode goes above 30 fps. A stepwise or continuous range of sizes
+        is listed with the preset sizes inside it (3840x2160, 1920x1080, 1280x720, 854x480, then
+        4:3: 2880x2160, 1440x1080, 960x720, 640x480) and the rates the driver gives at each: --fps
+        max takes the largest preset that reaches the top rate, never the range's largest size
+        (vivid's HDMI input goes up to 16384x8640) unless no preset fits. Rates are exact (60000/1001 in --json).
         Formats hfr cannot record (compressed streams other than MJPEG, exotic layouts) are listed
         and marked.
 
@@ -59,14 +63,17 @@ public struct FormatsCommand: Command {
         } catch {
             throw CameraSetup.error(error)
         }
-        let modes = formats.flatMap { $0.modes(device: nil) }
-        let best = try? ModeSelector(modes: modes).select(.init(rate: nil))
+        // Stepwise and continuous ranges are tried at the preset sizes, as record --fps max tries them.
+        let modes = formats.map { $0.modes(device: device) }
+        let best = try? ModeSelector(modes: modes.flatMap { $0 }).select(.init(rate: nil))
         let values = controls.map { c in (c, c.isSimple && !c.isButton ? try? device.value(of: c) : nil) }
         if json {
             Console.output(
-                FormatsJSON.document(device: device, formats: formats, best: best, controls: values).rendered + "\n")
+                FormatsJSON.document(device: device, formats: formats, modes: modes, best: best, controls: values)
+                    .rendered + "\n")
         } else {
-            Console.output(FormatsText.document(device: device, formats: formats, best: best, controls: values))
+            Console.output(
+                FormatsText.document(device: device, formats: formats, modes: modes, best: best, controls: values))
         }
     }
 }

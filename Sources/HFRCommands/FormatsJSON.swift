@@ -4,7 +4,7 @@ import HFRMedia
 /// The `hfr formats --json` document (schema "hfr.formats/1").
 enum FormatsJSON {
     static func document(
-        device: V4L2Device, formats: [V4L2FormatModes], best: ModeSelector.Choice?,
+        device: V4L2Device, formats: [V4L2FormatModes], modes: [[V4L2Mode]], best: ModeSelector.Choice?,
         controls: [(V4L2Control, Int32?)]
     ) -> JSONValue {
         let caps = device.capabilities
@@ -27,7 +27,7 @@ enum FormatsJSON {
                         ])
                     })
             ),
-            ("formats", .array(formats.map(format))),
+            ("formats", .array(zip(formats, modes).map { format($0, modes: $1, best: best) })),
         ]
         if !controls.isEmpty {
             members.append(
@@ -51,17 +51,32 @@ enum FormatsJSON {
         return .object(members)
     }
 
-    static func format(_ f: V4L2FormatModes) -> JSONValue {
+    static func format(_ f: V4L2FormatModes, modes: [V4L2Mode], best: ModeSelector.Choice?) -> JSONValue {
         .object([
             ("fourcc", .string(f.format.fourCC)),
             ("description", .string(f.name)),
             ("compressed", .bool(f.isCompressed)),
             ("recordable", .bool(f.format.preferenceRank != nil)),
-            ("sizes", .array(f.sizes.map { size($0.size, $0.intervals) })),
+            (
+                "sizes",
+                .array(
+                    f.sizes.map {
+                        size($0.size, $0.intervals, presets: presets(in: $0.size, of: modes), best)
+                    })
+            ),
         ])
     }
 
-    static func size(_ s: V4L2FrameSize, _ intervals: [V4L2FrameInterval]) -> JSONValue {
+    /// The modes at the preset sizes inside a stepwise or continuous `size` (none for a discrete one).
+    static func presets(in size: V4L2FrameSize, of modes: [V4L2Mode]) -> [V4L2Mode] {
+        V4L2FormatModes.presetSizes(in: size).compactMap { p in
+            modes.first { $0.width == p.width && $0.height == p.height }
+        }
+    }
+
+    static func size(
+        _ s: V4L2FrameSize, _ intervals: [V4L2FrameInterval], presets: [V4L2Mode], _ best: ModeSelector.Choice?
+    ) -> JSONValue {
         var members: [(String, JSONValue)]
         switch s {
         case .discrete(let w, let h):
@@ -80,6 +95,20 @@ enum FormatsJSON {
         }
         members.append(("maxFrameRate", .string(intervals.map(\.maxRate).max()?.description ?? "0")))
         members.append(("intervals", .array(intervals.map(interval))))
+        if case .discrete = s { return .object(members) }
+        members.append(
+            (
+                "presets",
+                .array(
+                    presets.map { p in
+                        .object([
+                            ("width", .int(Int64(p.width))), ("height", .int(Int64(p.height))),
+                            ("maxFrameRate", .string(p.maxRate.description)),
+                            ("intervals", .array(p.intervals.map(interval))),
+                            ("takenByFpsMax", .bool(best.map { $0.mode == p } ?? false)),
+                        ])
+                    })
+            ))
         return .object(members)
     }
 

@@ -4,7 +4,7 @@ import HFRMedia
 /// The table `hfr formats` prints.
 enum FormatsText {
     static func document(
-        device: V4L2Device, formats: [V4L2FormatModes], best: ModeSelector.Choice?,
+        device: V4L2Device, formats: [V4L2FormatModes], modes: [[V4L2Mode]], best: ModeSelector.Choice?,
         controls: [(V4L2Control, Int32?)]
     ) -> String {
         let caps = device.capabilities
@@ -32,6 +32,12 @@ enum FormatsText {
                         $0.mode.format == f.format && $0.mode.width == largest.width && $0.mode.height == largest.height
                     } ?? false
                 text += "  \(isBest ? "*" : " ") \(sizeText(size))  \(intervalsText(intervals))\n"
+                for preset in FormatsJSON.presets(in: size, of: modes[i]) {
+                    let isTaken = best.map { $0.mode == preset } ?? false
+                    text +=
+                        "  \(isTaken ? "*" : " ")   preset \(preset.width)x\(preset.height)  "
+                        + "\(intervalsText(preset.intervals))\n"
+                }
             }
         }
         if !controls.isEmpty {

@@ -26,14 +26,15 @@ public struct PreviewCommand: Command {
             .value("preview", "[HOST:]PORT", help: "Where to serve the page (default 127.0.0.1:8080).")
         ]
     static let sharedWithRecord: Set<String> = [
-        "device", "source", "fps", "size", "height", "pixel-format", "exposure", "focus", "white-balance", "gain",
-        "control", "rotate",
+        "device", "source", "fps", "size", "height", "pixel-format", "capture-api", "exposure", "focus",
+        "white-balance", "gain", "control", "rotate",
     ]
 
     let source: CaptureSource
     let request: CaptureRequest
     let camera: (request: ModeSelector.Request, controls: CameraControls)?
     let preview: PreviewSettings
+    let captureAPI: CaptureAPI
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         source = try RecordCommand.source(arguments)
@@ -46,6 +47,7 @@ public struct PreviewCommand: Command {
         camera = try RecordCommand.camera(
             for: source, fps: fps, size: size, pixelFormat: pixelFormat,
             controls: RecordCommand.controls(arguments))
+        captureAPI = try RecordCommand.captureAPI(arguments, source: source)
         request = CaptureRequest(
             source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
             includesSourceAudio: false)
@@ -91,17 +93,18 @@ public struct PreviewCommand: Command {
                     exitCode: .usage, usageOf: Self.self)
             }
         }
-        let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls)
+        let setup = try CameraSetup(
+            device: spec, request: camera.request, controls: camera.controls, api: captureAPI)
         for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
         let m = setup.choice.mode
         let mode = "\(m.width)x\(m.height) \(m.format.fourCC) at \(ProbeText.rate(setup.choice.rate)) fps"
-        let controls = Self.readBack(setup.capture.device, asked: camera.controls)
+        let controls = Self.readBack(setup.device, asked: camera.controls)
         do {
-            try setup.capture.start()
+            try setup.capture?.start()
         } catch {
             throw CameraSetup.error(error)
         }
-        return (setup.capture, [("mode", .string(mode)), ("controls", .object(controls))])
+        return (setup.source, [("mode", .string(mode)), ("controls", .object(controls))])
     }
 
     /// The controls the options touch (and gain, exposure, focus, white balance) as the driver reads them.

@@ -29,7 +29,15 @@ public struct RecordCommand: Command {
         preferred format; --size, --height and --pixel-format narrow the choice (hfr formats lists
         the modes). Format, size and rate are set together and read back: if the driver grants
         anything else, hfr refuses and names the modes that do reach the rate. Drops are counted from gaps in the driver's frame
-        sequence numbers; frames the driver flags as corrupt are counted and skipped.
+        sequence numbers; frames the driver flags as corrupt are counted and skipped. A camera with a
+        stepwise or continuous range of sizes is tried at the preset sizes inside it (hfr formats
+        lists them): --fps max takes the largest preset reaching the top rate.
+
+        --capture-api avdevice reads the camera through libavdevice's v4l2 input instead of hfr's own
+        V4L2 capture (the default, own): the same mode, set and read back the same way, but the
+        driver's sequence numbers and error flags are hidden, so drops are counted from gaps in the
+        frame timestamps (the report says so) and a corrupt frame is one such gap. Use it when the
+        own capture misbehaves with a driver, or to cross-check it.
 
         Camera controls: --exposure auto|T (T: 1/500, 2ms, or 100 µs units), --focus auto|V,
         --white-balance auto|K, --gain auto|V, and any control by its v4l2-ctl name with
@@ -63,6 +71,10 @@ public struct RecordCommand: Command {
         .value(
             "pixel-format", "F",
             help: "Pixel format the source delivers (nv12, yuyv422, mjpeg…); converted to I420 when needed."),
+        .value(
+            "capture-api", "own|avdevice",
+            help: "Camera capture: hfr's own V4L2 code (default) or libavdevice's v4l2 input.",
+            choices: ["own", "avdevice"]),
         .value(
             "layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below).",
             choices: ["1", "2", "3", "4"]),
@@ -100,6 +112,8 @@ public struct RecordCommand: Command {
     let bitrateOption: Int?
     /// `--preview`: where to serve the live page.
     let preview: PreviewSettings?
+    /// `--capture-api`: which code reads the camera.
+    let captureAPI: CaptureAPI
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let source = try Self.source(arguments)
@@ -122,6 +136,7 @@ public struct RecordCommand: Command {
         let pixelFormat = arguments.value("pixel-format")
         camera = try Self.camera(
             for: source, fps: fps, size: size, pixelFormat: pixelFormat, controls: Self.controls(arguments))
+        captureAPI = try Self.captureAPI(arguments, source: source)
         var settings = RecordSettings(
             capture: CaptureRequest(
                 source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
@@ -147,6 +162,18 @@ public struct RecordCommand: Command {
         case (nil, nil): return try firstCaptureDevice()
         case (_?, _?): throw .usage("--source and --device exclude each other", of: RecordCommand.self)
         }
+    }
+
+    /// `--capture-api own|avdevice` (default own); only for a camera.
+    static func captureAPI(_ arguments: ParsedArguments, source: CaptureSource) throws(HFRError) -> CaptureAPI {
+        guard let name = arguments.value("capture-api") else { return .own }
+        guard let api = CaptureAPI(rawValue: name) else {
+            throw .usage("--capture-api must be own or avdevice, not '\(name)'", of: RecordCommand.self)
+        }
+        if case .testPattern = source, api == .avdevice {
+            throw .usage("--capture-api avdevice needs a camera (--device), not --source test", of: RecordCommand.self)
+        }
+        return api
     }
 
     /// `--size WxH` or `--height H` (a preset width), if either is given.
@@ -267,35 +294,26 @@ public struct RecordCommand: Command {
         // Before the camera and the output: a port in use leaves nothing behind.
         let live = RecordPreviewStatus()
         let previewSession = try preview.map { p throws(HFRError) in try PreviewStart.start(p) { live.members() } }
-        var capture: V4L2Capture?
-        var card: String?
+        var setup: CameraSetup?
         if let camera, case .device(let spec) = settings.capture.source {
-            // Before the output exists: a device that cannot do the mode leaves nothing behind.
-            let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls)
-            let choice = setup.choice
-            try Self.encodable(choice.mode.width, choice.mode.height, device: setup.capture.device.path)
-            settings = self.settings(
-                width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
-                pixelFormat: choice.mode.format.fourCC)
-            settings.capture.source = .device(path: setup.capture.device.path)
-            capture = setup.capture
-            card = setup.capture.device.capabilities.card
-            if camera.request.rate == nil, choice.rate <= Rational(30) {
-                Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
-            }
-            for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
+            let opened = try openCamera(spec, camera)
+            settings = opened.settings
+            setup = opened.setup
         } else {
             settings = self.settings(
                 width: settings.capture.width, height: settings.capture.height, rate: settings.capture.frameRate,
                 pixelFormat: settings.capture.pixelFormat)
         }
         try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-        let progress = RecordProgress(settings: settings, camera: card)
+        let progress = RecordProgress(settings: settings, camera: setup?.device.capabilities.card)
         progress.prepareSignalMessages()
         // A second signal while finishing: the half-written final file goes, the partial one stays.
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
-        let pipeline = RecordPipeline(settings: settings, camera: capture, preview: previewSession?.tap)
+        // hfr's own capture starts in the pipeline; libavdevice's is open (streaming) already.
+        let pipeline = RecordPipeline(
+            settings: settings, camera: setup?.capture, preview: previewSession?.tap,
+            source: setup?.capture == nil ? setup?.source : nil)
         live.attach(settings: settings, stats: pipeline.stats)
         defer { previewSession?.stop() }
         let showsStatus = settings.showsStatus
@@ -305,18 +323,40 @@ public struct RecordCommand: Command {
                 live.queueDepth.store(depth, ordering: .relaxed)
                 if showsStatus { progress.show(stats, queueDepth: depth) }
             } : nil
+        let facts = RecordStatus.CaptureFacts(source: settings.capture.source, api: captureAPI)
         let report: RecordReport
         do {
             report = try pipeline.run(status: status)
         } catch {
             progress.end()
             // What was kept (camera unplugged, disk full) is still reported to machines.
-            if json, let report = error.report { Console.output(RecordStatus.json(report).rendered + "\n") }
+            if json, let report = error.report {
+                Console.output(RecordStatus.json(report, capture: facts).rendered + "\n")
+            }
             throw RecordStatus.error(for: error, settings: settings)
         }
         progress.clear()
-        Console.error(RecordStatus.summary(report) + "\n")
-        if json { Console.output(RecordStatus.json(report).rendered + "\n") }
+        Console.error(RecordStatus.summary(report, capture: facts) + "\n")
+        if json { Console.output(RecordStatus.json(report, capture: facts).rendered + "\n") }
+    }
+
+    /// Opens the camera in the mode chosen for the request — before the output exists, so a device
+    /// that cannot do the mode leaves nothing behind — and the settings for that mode.
+    private func openCamera(_ spec: String, _ camera: (request: ModeSelector.Request, controls: CameraControls))
+        throws(HFRError) -> (settings: RecordSettings, setup: CameraSetup)
+    {
+        let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls, api: captureAPI)
+        let choice = setup.choice
+        try Self.encodable(choice.mode.width, choice.mode.height, device: setup.device.path)
+        var settings = self.settings(
+            width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
+            pixelFormat: choice.mode.format.fourCC)
+        settings.capture.source = .device(path: setup.device.path)
+        if camera.request.rate == nil, choice.rate <= Rational(30) {
+            Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
+        }
+        for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
+        return (settings, setup)
     }
 
     static func defaultBitrate(width: Int, height: Int, rate: Rational) -> Int {

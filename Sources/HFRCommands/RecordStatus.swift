@@ -8,29 +8,49 @@ import HFRPipeline
 
 /// What `hfr record` prints at the end: the summary, `--json`, and errors (`RecordProgress`: the live line).
 enum RecordStatus {
-    static func summary(_ r: RecordReport) -> String {
+    /// Which code captured and where the drop figures come from (`capture` in --json).
+    struct CaptureFacts {
+        /// `own` (hfr's V4L2 capture), `avdevice` (libavdevice's v4l2 input), `lavfi` (the test source).
+        let api: String
+        /// `sequence-numbers` (`v4l2_buffer.sequence`) or `timestamp-gaps` (gaps in the frame times).
+        let dropsFrom: String
+
+        init(source: CaptureSource, api: CaptureAPI) {
+            switch (source, api) {
+            case (.testPattern, _): (self.api, dropsFrom) = ("lavfi", "timestamp-gaps")
+            case (.device, .own): (self.api, dropsFrom) = ("own", "sequence-numbers")
+            case (.device, .avdevice): (self.api, dropsFrom) = ("avdevice", "timestamp-gaps")
+            }
+        }
+    }
+
+    static func summary(_ r: RecordReport, capture: CaptureFacts) -> String {
         let layers = r.framesPerLayer.enumerated().map { "L\($0.offset) \($0.element)" }.joined(separator: ", ")
         return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "
             + "\(ProbeText.rate(r.frameRate)) fps (\(DecimalText.fixed(r.videoDuration.doubleValue, digits: 3)) s), "
             + "\(r.temporalLayers) layers (\(layers)), dropped \(r.framesDroppedLate) late, "
-            + RecordStatus.losses(r)
+            + RecordStatus.losses(r, capture: capture)
             + "\(DecimalText.fixed(Double(r.bytes) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall (\(DecimalText.fixed(r.achievedFPS, digits: 1)) fps)"
     }
 
-    /// "camera dropped 3, 1 corrupt skipped, " — what the source lost, when it lost anything.
-    static func losses(_ r: RecordReport) -> String {
+    /// "camera dropped 3 (sequence numbers), 1 corrupt skipped, " — what the source lost; a camera
+    /// read through libavdevice: "camera dropped 2 (timestamp gaps, libavdevice's v4l2 input), ".
+    static func losses(_ r: RecordReport, capture: CaptureFacts) -> String {
         guard let l = r.sourceLosses else {
+            if capture.api == "avdevice" {
+                return "camera dropped \(r.framesMissingFromSource) (timestamp gaps, libavdevice's v4l2 input), "
+            }
             return r.framesMissingFromSource > 0 ? "source skipped \(r.framesMissingFromSource), " : ""
         }
-        var text = "camera dropped \(l.dropped), "
+        var text = "camera dropped \(l.dropped) (sequence numbers), "
         if l.corrupt > 0 { text += "\(l.corrupt) corrupt skipped, " }
         if l.timestampDiscontinuities > 0 { text += "\(l.timestampDiscontinuities) timestamp jumps, " }
         if l.repeated > 0 { text += "\(l.repeated) repeated sequence numbers skipped, " }
         return text
     }
 
-    static func json(_ r: RecordReport) -> JSONValue {
+    static func json(_ r: RecordReport, capture: CaptureFacts) -> JSONValue {
         .object([
             ("schema", "hfr.record/1"),
             ("output", .string(r.output)),
@@ -58,6 +78,7 @@ enum RecordStatus {
             ("maxQueueDepth", .int(Int64(r.maxQueueDepth))),
             ("queueCapacity", .int(Int64(r.queueCapacity))),
             ("keptFragmented", .bool(r.keptFragmented)),
+            ("capture", .object([("api", .string(capture.api)), ("dropsFrom", .string(capture.dropsFrom))])),
         ])
     }
 

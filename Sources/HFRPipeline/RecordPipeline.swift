@@ -18,10 +18,17 @@ public final class RecordPipeline: Sendable {
     let preview: PreviewTap?
     private let stopRequested = Atomic<Bool>(false)
 
-    public init(settings: RecordSettings, camera: V4L2Capture? = nil, preview: PreviewTap? = nil) {
+    /// A source the command already opened (a camera through libavdevice), used instead of opening one.
+    let openedSource: (any FrameSource)?
+
+    public init(
+        settings: RecordSettings, camera: V4L2Capture? = nil, preview: PreviewTap? = nil,
+        source: (any FrameSource)? = nil
+    ) {
         self.settings = settings
         self.camera = camera
         self.preview = preview
+        openedSource = source
     }
 
     /// Asks the pipeline to stop cleanly (as Ctrl-C does).
@@ -112,6 +119,8 @@ public final class RecordPipeline: Sendable {
                 throw .device(error)
             }
             input = camera
+        } else if let openedSource {
+            input = openedSource
         } else {
             do {
                 input = try CaptureInput(settings.capture)

@@ -1,7 +1,8 @@
 import CV4L2
-import HFRCapture
 import HFRMedia
 import Testing
+
+@testable import HFRCapture
 
 /// A webcam shaped like vivid's: the top rate falls with the size, in every format.
 private func webcam(formats: [String]) -> [V4L2Mode] {
@@ -110,5 +111,77 @@ private func webcam(formats: [String]) -> [V4L2Mode] {
         #expect(ModeSelector.rateText(Rational(60)) == "60")
         #expect(ModeSelector.rateText(Rational(25, 2)) == "12.5")
         #expect(ModeSelector.rateText(Rational(60000, 1001)) == "59.94")
+    }
+}
+
+/// A stepwise or continuous range of sizes (vivid's HDMI input goes up to 16384x8640) is tried at
+/// the preset sizes inside it, with the intervals the driver gives at each.
+@Suite struct StepwisePresetTests {
+    static let hdmiRange = V4L2FrameSize.stepwise(
+        minWidth: 16, maxWidth: 16384, stepWidth: 2, minHeight: 16, maxHeight: 8640, stepHeight: 2)
+
+    /// One format with `size`, whose intervals at the largest size are `atLargest`.
+    static func format(_ size: V4L2FrameSize, atLargest: [Rational], fourCC: String = "YUYV") -> V4L2FormatModes {
+        V4L2FormatModes(
+            format: V4L2PixelFormat(fourCC), name: fourCC, isCompressed: false,
+            sizes: [(size, atLargest.map { .discrete($0.reciprocal) })])
+    }
+
+    static func sizes(_ modes: [V4L2Mode]) -> [String] { modes.map { "\($0.width)x\($0.height)" } }
+
+    @Test func aRangeWithTheSameRateEverywhereTakesTheLargestPreset() throws {
+        // vivid's HDMI input: one interval (its timings' rate) at every size.
+        var asked: [String] = []
+        let modes = Self.format(Self.hdmiRange, atLargest: [Rational(60)]).modes { w, h in
+            asked.append("\(w)x\(h)")
+            return [.discrete(Rational(1, 60))]
+        }
+        #expect(!Self.sizes(modes).contains("16384x8640"), "the range's largest size is not offered")
+        #expect(Set(asked) == Set(V4L2FormatModes.presetSizes.map { "\($0.width)x\($0.height)" }))
+        let choice = try ModeSelector(modes: modes).select(.init(rate: nil))
+        #expect(choice.mode.width == 3840 && choice.mode.height == 2160 && choice.rate == Rational(60))
+    }
+
+    @Test func maxTakesTheLargestPresetReachingTheTopRate() throws {
+        // The rate falls with the size, as a sensor's readout does: 60 up to 720 lines, 30 above.
+        let modes = Self.format(Self.hdmiRange, atLargest: [Rational(15)]).modes { _, h in
+            [.discrete(Rational(1, h <= 720 ? 60 : 30))]
+        }
+        let best = try ModeSelector(modes: modes).select(.init(rate: nil))
+        #expect(best.mode.width == 1280 && best.mode.height == 720 && best.rate == Rational(60))
+        let thirty = try ModeSelector(modes: modes).select(.init(rate: Rational(30)))
+        #expect(thirty.mode.width == 3840 && thirty.mode.height == 2160)
+    }
+
+    @Test func onlyPresetsInsideTheRangeAndOnItsStepsAreTried() throws {
+        let small = V4L2FrameSize.continuous(minWidth: 160, maxWidth: 1600, minHeight: 120, maxHeight: 1200)
+        let modes = Self.format(small, atLargest: [Rational(60)]).modes { _, _ in [.discrete(Rational(1, 60))] }
+        #expect(Self.sizes(modes) == ["1280x720", "854x480", "1440x1080", "960x720", "640x480"])
+        // Steps of 16 from 16: 1080 lines and 854 columns are not on them (1920x1080 is not a size of it).
+        let coarse = V4L2FrameSize.stepwise(
+            minWidth: 16, maxWidth: 4096, stepWidth: 16, minHeight: 16, maxHeight: 2160, stepHeight: 16)
+        let onSteps = Self.format(coarse, atLargest: [Rational(30)]).modes { _, _ in nil }
+        #expect(Self.sizes(onSteps) == ["3840x2160", "1280x720", "2880x2160", "960x720", "640x480"])
+        #expect(onSteps.allSatisfy { $0.maxRate == Rational(30) }, "no answer: the largest size's rates")
+    }
+
+    @Test func theLargestSizeIsOfferedWhenNoPresetFitsOrWhenAskedFor() throws {
+        let tiny = V4L2FrameSize.stepwise(
+            minWidth: 16, maxWidth: 320, stepWidth: 2, minHeight: 16, maxHeight: 240, stepHeight: 2)
+        let modes = Self.format(tiny, atLargest: [Rational(90)]).modes { _, _ in [.discrete(Rational(1, 90))] }
+        #expect(Self.sizes(modes) == ["320x240"])
+        let asked = Self.format(Self.hdmiRange, atLargest: [Rational(60)])
+            .modes(including: [(16384, 8640), (800, 600)]) { _, _ in [.discrete(Rational(1, 60))] }
+        let choice = try ModeSelector(modes: asked).select(.init(rate: nil, size: (800, 600)))
+        #expect(choice.mode.width == 800 && choice.mode.height == 600)
+        #expect(Self.sizes(asked).contains("16384x8640") && Self.sizes(asked).contains("3840x2160"))
+    }
+
+    @Test func discreteSizesAreLeftAsTheyAre() {
+        let modes = Self.format(.discrete(width: 640, height: 480), atLargest: [Rational(30)]).modes { _, _ in
+            Issue.record("no interval lookup for discrete sizes")
+            return nil
+        }
+        #expect(Self.sizes(modes) == ["640x480"])
     }
 }
