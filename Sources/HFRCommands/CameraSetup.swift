@@ -33,7 +33,7 @@ struct CameraSetup {
         }
         self.choice = choice
         self.device = device
-        if api == .avdevice, !device.capabilities.canCapture {
+        if api == .avdevice, device.capabilities.isMultiplanar {
             throw HFRError(
                 "\(path) is a multi-planar capture device, which libavdevice's v4l2 input cannot read "
                     + "(use --capture-api own)", exitCode: .unavailable)
