@@ -21,6 +21,11 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     private var corruptFrames = 0
     /// Whether a frame's wall-clock time has been handed out (only the first one is used).
     private var sentWallClock = false
+    /// An MJPEG mode's pictures leave `next()` compressed (`.jpeg`), for a decode stage on other
+    /// threads; otherwise they are decoded on the capture thread.
+    public var deliversJPEG = false
+    /// Whether the granted mode's pictures are JPEGs.
+    public var isJPEG: Bool { copier.isJPEG }
 
     /// The mode as the driver holds it.
     public struct Granted: Sendable, Equatable {
@@ -86,19 +91,28 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             guard let filled = try stream.dequeue() else { return .idle }
             defer { stream.requeue(filled) }
             guard let index = timeline.place(sequence: filled.sequence, timestamp: filled.timestamp) else { continue }
+            if deliversJPEG, copier.isJPEG, !filled.isError,
+                let jpeg = try copier.jpeg(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
+            {
+                jpeg.pts = index
+                return .jpeg(jpeg, wallClock: firstWallClock(filled))
+            }
             let frame =
-                try filled.isError
+                try filled.isError || deliversJPEG
                 ? nil : copier.picture(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
             guard let frame else {
                 corruptFrames += 1
                 continue
             }
             frame.pts = index
-            // The capture stage lines audio up with the first frame's wall-clock time only.
-            let clock = sentWallClock ? nil : wallClock(of: filled)
-            sentWallClock = true
-            return .video(frame, wallClock: clock)
+            return .video(frame, wallClock: firstWallClock(filled))
         }
+    }
+
+    /// The capture stage lines audio up with the first frame's wall-clock time only.
+    private func firstWallClock(_ filled: V4L2Stream.Filled) -> Int64? {
+        defer { sentWallClock = true }
+        return sentWallClock ? nil : wallClock(of: filled)
     }
 
     /// The wall-clock time of a buffer's monotonic capture timestamp; nil when the driver's clock

@@ -18,6 +18,18 @@ final class V4L2FrameCopy {
         jpeg = granted.format.conversion == .jpeg ? try JPEGDecoder(width: granted.width, height: granted.height) : nil
     }
 
+    /// Whether the mode's pictures are JPEGs (MJPEG).
+    var isJPEG: Bool { jpeg != nil }
+
+    /// A copy of the compressed picture in buffer `index` (`bytesUsed` filled), for a decoder on
+    /// another thread; nil for an empty buffer.
+    func jpeg(inBuffer index: Int, bytesUsed: Int, of buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure)
+        -> Packet?
+    {
+        guard bytesUsed > 0 else { return nil }
+        return try Packet(copying: UnsafeRawBufferPointer(rebasing: buffers[index].prefix(bytesUsed)))
+    }
+
     /// Makes the views of a raw mode's mapped buffers; they must stay mapped while this copies.
     func attach(_ buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure) {
         guard case .raw(let format) = granted.format.conversion else { return }

@@ -1,3 +1,5 @@
+import CFFmpeg
+
 /// Turns pictures into the I420 frames the H.264 encoder takes, at a fixed size, creating its
 /// scaler from the first picture that needs one. The one place record and export convert video.
 public struct PictureConverter: ~Copyable {
@@ -23,5 +25,16 @@ public struct PictureConverter: ~Copyable {
         }
         try scaler!.scale(frame, into: converted)
         return converted
+    }
+
+    /// `frame` itself when it already is I420 of the right size, else a new converted picture
+    /// (owned by the caller: for a stage that hands its pictures on to another thread).
+    public mutating func ownedI420(_ frame: Frame) throws(AVFailure) -> Frame {
+        let picture = try i420(frame)
+        guard picture !== frame else { return frame }
+        // The converted picture's buffers are made anew by each conversion: hand them over.
+        let owned = try Frame()
+        av_frame_move_ref(owned.pointer, picture.pointer)
+        return owned
     }
 }
