@@ -128,7 +128,8 @@ final class CaptureStage {
     private func queue(_ packet: Packet, pts: Int64) -> BoundedQueue<Frame>.PushResult {
         guard let jpegQueue else { return .cancelled }
         packet.pts = pts
-        let pushed = jpegQueue.push(JPEGPicture(packet: packet, order: jpegCount), policy: latePolicy == .block ? .block : .dropIfFull)
+        let pushed = jpegQueue.push(
+            JPEGPicture(packet: packet, order: jpegCount), policy: latePolicy == .block ? .block : .dropIfFull)
         stats.noteQueueDepth(jpegQueue.depth)
         switch pushed {
         case .pushed:

@@ -3,9 +3,14 @@ import HFRMedia
 
 /// A camera's JPEG picture on its way to the decoders; `order` numbers the pictures the capture
 /// stage queued (0, 1, 2 … without gaps), so the decoders can hand them on in that order.
-struct JPEGPicture {
-    let packet: Packet
-    let order: Int
+public struct JPEGPicture: Sendable {
+    public let packet: Packet
+    public let order: Int
+
+    public init(packet: Packet, order: Int) {
+        self.packet = packet
+        self.order = order
+    }
 }
 
 /// The MJPEG decode stage: `threads` decoder threads between the capture thread (which only copies
@@ -16,19 +21,21 @@ struct JPEGPicture {
 /// webcams) are converted here, off the encoder's thread. A JPEG that does not decode is counted
 /// as corrupt (`RecordStats.corruptPictures`) and leaves its slot empty, as a frame the driver
 /// flags with `V4L2_BUF_FLAG_ERROR` does.
-final class JPEGDecodeStage: Sendable {
+public final class JPEGDecodeStage: Sendable {
     let width: Int
     let height: Int
-    let threads: Int
+    public let threads: Int
     let stats: RecordStats
     let preview: PreviewTap?
     private let gate = TurnGate()
 
     /// Two threads: one decoder keeps up with 1080p60 on one core; two reach 120 fps where the
     /// encoder leaves a core's worth to share (scripts/bench record's MJPEG rows).
-    static let defaultThreads = 2
+    public static let defaultThreads = 2
 
-    init(width: Int, height: Int, threads: Int = defaultThreads, stats: RecordStats, preview: PreviewTap? = nil) {
+    public init(
+        width: Int, height: Int, threads: Int = defaultThreads, stats: RecordStats, preview: PreviewTap? = nil
+    ) {
         self.width = width
         self.height = height
         self.threads = max(1, threads)
@@ -37,8 +44,9 @@ final class JPEGDecodeStage: Sendable {
     }
 
     /// Starts the decoder threads; `frames` must be made for `threads` producers.
-    func start(from jpegs: BoundedQueue<JPEGPicture>, to frames: BoundedQueue<Frame>) -> [StageThread<EncoderFailure?>]
-    {
+    public func start(from jpegs: BoundedQueue<JPEGPicture>, to frames: BoundedQueue<Frame>) -> [StageThread<
+        EncoderFailure?
+    >] {
         (0..<threads).map { i in
             StageThread(name: "jpeg-decode-\(i)") { [self] in decode(from: jpegs, to: frames) }
         }

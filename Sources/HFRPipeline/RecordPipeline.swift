@@ -156,8 +156,12 @@ public final class RecordPipeline: Sendable {
         audio: sending AudioEncodeStage?, writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?
     ) -> StagesOutcome {
         // An MJPEG camera's pictures are decoded by their own stage, off the capture thread.
-        let decode = camera.flatMap { $0.isJPEG ? JPEGDecodeStage(
-            width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview) : nil }
+        let decode = camera.flatMap {
+            $0.isJPEG
+                ? JPEGDecodeStage(
+                    width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview)
+                : nil
+        }
         camera?.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
         let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
