@@ -48,8 +48,9 @@ public final class JPEGDecoder {
         return frame
     }
 
-    /// Starts with SOI (FF D8) and holds an EOI (FF D9).
-    static func isWhole(_ data: UnsafeRawBufferPointer) -> Bool {
+    /// Starts with SOI (FF D8) and holds an EOI (FF D9): cheap enough for the capture thread (the
+    /// EOI is found within the last bytes of a whole picture).
+    public static func isWhole(_ data: UnsafeRawBufferPointer) -> Bool {
         guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return false }
         var i = data.count - 1
         while i >= 3 {

@@ -91,14 +91,21 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             guard let filled = try stream.dequeue() else { return .idle }
             defer { stream.requeue(filled) }
             guard let index = timeline.place(sequence: filled.sequence, timestamp: filled.timestamp) else { continue }
-            if deliversJPEG, copier.isJPEG, !filled.isError,
-                let jpeg = try copier.jpeg(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
-            {
+            if deliversJPEG, copier.isJPEG, !filled.isError {
+                // Not a whole JPEG (no SOI, no EOI: torn, truncated, garbage): counted here, as a
+                // flagged frame, whether or not the decoders would have had time for it.
+                guard
+                    let jpeg = try copier.jpeg(
+                        inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
+                else {
+                    corruptFrames += 1
+                    continue
+                }
                 jpeg.pts = index
                 return .jpeg(jpeg, wallClock: firstWallClock(filled))
             }
             let frame =
-                try filled.isError || deliversJPEG
+                try filled.isError
                 ? nil : copier.picture(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
             guard let frame else {
                 corruptFrames += 1

@@ -22,12 +22,13 @@ final class V4L2FrameCopy {
     var isJPEG: Bool { jpeg != nil }
 
     /// A copy of the compressed picture in buffer `index` (`bytesUsed` filled), for a decoder on
-    /// another thread; nil for an empty buffer.
+    /// another thread; nil when the buffer does not hold a whole JPEG (`JPEGDecoder.isWhole`).
     func jpeg(inBuffer index: Int, bytesUsed: Int, of buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure)
         -> Packet?
     {
-        guard bytesUsed > 0 else { return nil }
-        return try Packet(copying: UnsafeRawBufferPointer(rebasing: buffers[index].prefix(bytesUsed)))
+        let bytes = UnsafeRawBufferPointer(rebasing: buffers[index].prefix(bytesUsed))
+        guard JPEGDecoder.isWhole(bytes) else { return nil }
+        return try Packet(copying: bytes)
     }
 
     /// Makes the views of a raw mode's mapped buffers; they must stay mapped while this copies.

@@ -5,12 +5,15 @@ import CFFmpeg
 public struct PictureConverter: ~Copyable {
     public let width: Int
     public let height: Int
+    /// yuv420p, or yuvj420p (the same layout, full range) for JPEG sources.
+    public let format: PixelFormat
     private var scaler: Scaler?
     private let converted: Frame
 
-    public init(width: Int, height: Int) throws(AVFailure) {
+    public init(width: Int, height: Int, format: PixelFormat = .yuv420p) throws(AVFailure) {
         self.width = width
         self.height = height
+        self.format = format
         converted = try Frame()
     }
 
@@ -21,7 +24,7 @@ public struct PictureConverter: ~Copyable {
         if format.isI420, frame.width == width, frame.height == height { return frame }
         if scaler == nil {
             scaler = try Scaler(
-                from: (frame.width, frame.height, format), to: (width, height, PixelFormat.yuv420p))
+                from: (frame.width, frame.height, format), to: (width, height, format))
         }
         try scaler!.scale(frame, into: converted)
         return converted

@@ -17,8 +17,8 @@ public struct JPEGPicture: Sendable {
 /// the compressed bytes out of the driver's buffer) and the encoder, so decoding and encoding run
 /// on different cores. Each thread decodes whichever picture comes next and waits for its turn to
 /// pass it on, so frames reach the encoder in capture order. A 4:2:0 JPEG decodes straight into
-/// the encoder's layout (yuvj420p is I420) and is handed over as it is; others (4:2:2, most
-/// webcams) are converted here, off the encoder's thread. A JPEG that does not decode is counted
+/// the encoder's layout (yuvj420p is I420 in full range, which the encoder signals) and is handed
+/// over as it is; others (4:2:2, most webcams) are converted here, off the encoder's thread. A JPEG that does not decode is counted
 /// as corrupt (`RecordStats.corruptPictures`) and leaves its slot empty, as a frame the driver
 /// flags with `V4L2_BUF_FLAG_ERROR` does.
 public final class JPEGDecodeStage: Sendable {
@@ -57,7 +57,8 @@ public final class JPEGDecodeStage: Sendable {
         defer { frames.finish() }
         do {
             let decoder = try JPEGDecoder(width: width, height: height)
-            var converter = try PictureConverter(width: width, height: height)
+            // JPEG is full range: 4:2:2 pictures become yuvj420p, which the encoder marks as such.
+            var converter = try PictureConverter(width: width, height: height, format: .yuvj420p)
             while let picture = jpegs.pop() {
                 var frame = try decoder.decode(picture.packet)
                 if let decoded = frame { frame = try converter.ownedI420(decoded) }

@@ -36,7 +36,9 @@ public final class RecordPipeline: Sendable {
         let audio: AudioEncodeStage?
         let writer: FragmentWriter
         do throws(EncoderFailure) {
-            video = try VideoEncodeStage(settings: settings, inputTimeBase: input.videoTimeBase, stats: stats)
+            video = try VideoEncodeStage(
+                settings: settings, inputTimeBase: input.videoTimeBase, stats: stats,
+                isFullRange: camera?.isJPEG == true)
             audio = try audioStream.map { a throws(EncoderFailure) in
                 try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
             }

@@ -24,7 +24,8 @@ while words.count >= 2 {
     options[String(words[0].dropFirst(2))] = words[1]
     words.removeFirst(2)
 }
-guard let input = options["input"], let output = options["output"], let size = options["size"],
+guard let input = options["input"], let output = options["output"] ?? (command == "mjpeg" ? "" : nil),
+    let size = options["size"],
     let fps = options["fps"].flatMap({ Rational(parsing: $0) })
 else { fail("missing --input, --output, --size or --fps") }
 let dims = size.split(separator: "x").compactMap { Int($0) }

@@ -7,11 +7,12 @@ import Testing
 
 /// The MJPEG decode stage on JPEGs made by ffmpeg: frames leave in capture order whatever thread
 /// decoded them, each with its own picture; truncated and garbage JPEGs are counted as corrupt and
-/// leave their slot empty; 4:2:0 pictures reach the encoder as decoded, 4:2:2 ones converted to I420.
+/// leave their slot empty; 4:2:0 pictures reach the encoder as decoded, 4:2:2 ones converted to
+/// full-range I420.
 @Suite struct JPEGDecodeStageTests {
     static let count = 24
     /// Pictures replaced by corrupt ones: truncated mid-scan, random bytes, random bytes between SOI and EOI.
-    static let corrupt: [Int: (Data) -> Data] = [
+    static let corrupt: [Int: @Sendable (Data) -> Data] = [
         3: { $0.prefix($0.count / 2) },
         8: { _ in Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }) },
         13: { _ in
@@ -47,7 +48,7 @@ import Testing
         let pictures = try Self.jpegs(format)
         // The reference: each picture decoded and made I420 on its own.
         let reference = try JPEGDecoder(width: 160, height: 120)
-        var converter = try PictureConverter(width: 160, height: 120)
+        var converter = try PictureConverter(width: 160, height: 120, format: .yuvj420p)
         var expected: [Int64: [UInt8]] = [:]
         for (i, jpeg) in pictures.enumerated() where Self.corrupt[i] == nil {
             let frame = try jpeg.withUnsafeBytes { bytes in try reference.decode(bytes) }
@@ -76,9 +77,8 @@ import Testing
             #expect(frame.pixelFormat?.isI420 == true && frame.width == 160 && frame.height == 120)
             #expect(try Self.fingerprint(frame) == expected[frame.pts ?? -1], "picture \(frame.pts ?? -1)")
         }
-        // A 4:2:0 JPEG is handed on as decoded (yuvj420p), a 4:2:2 one converted (yuv420p).
-        let delivered = received.first?.pixelFormat
-        #expect(format == "yuvj420p" ? delivered == .yuvj420p : delivered == .yuv420p)
+        // A 4:2:0 JPEG is handed on as decoded, a 4:2:2 one converted; both full range (yuvj420p).
+        #expect(received.allSatisfy { $0.pixelFormat == .yuvj420p })
         #expect(stats.corruptPictures.load(ordering: .relaxed) == Self.corrupt.count)
         #expect(stats.captured.load(ordering: .relaxed) == Self.count - Self.corrupt.count)
     }
