@@ -24,7 +24,7 @@ public struct PictureConverter: ~Copyable {
         if format.isI420, frame.width == width, frame.height == height { return frame }
         if scaler == nil {
             scaler = try Scaler(
-                from: (frame.width, frame.height, format), to: (width, height, format))
+                from: (frame.width, frame.height, format), to: (width, height, self.format))
         }
         try scaler!.scale(frame, into: converted)
         return converted
