@@ -21,11 +21,12 @@ extension DeviceTests {
             let made = try Tool.run(
                 "ffmpeg",
                 [
-                    "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=30", "-frames:v", "30",
+                    "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=30:duration=1",
                     "-map", "0", "-pix_fmt", "yuvj422p", "-q:v", "4", dir.path("a%02d.jpg"),
                     "-map", "0", "-pix_fmt", "yuvj420p", "-q:v", "4", dir.path("b%02d.jpg"),
                 ])
             #expect(made.status == 0, "\(made.stderr)")
+            step("pictures made")
             let load = { (prefix: String) in
                 try (1...30).map {
                     try Data(contentsOf: URL(fileURLWithPath: dir.path(String(format: "\(prefix)%02d.jpg", $0))))
@@ -34,6 +35,7 @@ extension DeviceTests {
             let writer = try LoopbackWriter(node: Self.node, width: 640, height: 480, fps: 30)
             writer.start(pictures: try load("a"))
             defer { writer.stop() }
+            step("writer started")
 
             // What a capture client is told: the writer's format, size and rate.
             let formats = try Tool.hfr(["formats", "--device", Self.node, "--json"])
@@ -50,12 +52,14 @@ extension DeviceTests {
             // 4:2:2 pictures, none corrupt: 300 slots, each a frame in the file or a loss hfr reported
             // (under emulation the guest cannot decode and encode 30 fps: most slots are late drops;
             // on real hardware they are frames).
+            step("formats listed")
             let clean = try Self.record(dir.path("clean.mp4"))
+            step("clean recording: \(clean)")
             #expect(clean.corrupt == 0)
             #expect(clean.frames > 0 && abs(clean.slots - 300) <= 2, "\(clean)")
             #expect(clean.decodeErrors.isEmpty, "\(clean.decodeErrors)")
             let probe = try Tool.json(try Tool.hfr(["probe", dir.path("clean.mp4"), "--json"]).stdout)
-            let layers = (probe["video"] as? [String: Any])?["temporalLayerCount"] as? Int ?? 0
+            let layers = (probe["video"] as? [String: Any])?["layerCount"] as? Int ?? 0
             #expect(layers == 2, "temporal layers: \(layers)")
 
             // 4:2:0 pictures with a corrupt one every 60th (truncated, random bytes in turn): exactly 5
@@ -64,6 +68,7 @@ extension DeviceTests {
             // (JPEGs whose damage only the decoder finds: JPEGDecodeStageTests on the host.)
             writer.replace(pictures: try load("b"), corruptEvery: 60)
             let hurt = try Self.record(dir.path("corrupt.mp4"))
+            step("corrupt recording: \(hurt)")
             // A corrupt picture the driver itself skipped (a drop) is not one hfr saw.
             #expect(hurt.corrupt <= 5 && hurt.corrupt + hurt.dropped >= 5, "\(hurt)")
             if hurt.dropped == 0 { #expect(hurt.corrupt == 5, "\(hurt)") }
@@ -71,6 +76,9 @@ extension DeviceTests {
             #expect(hurt.decodeErrors.isEmpty, "\(hurt.decodeErrors)")
             print("v4l2loopback MJPEG 640x480@30 10 s: clean \(clean); corrupt injected \(hurt); layers \(layers)")
         }
+
+        /// Progress on stderr at once (the suite's own output comes at the end of the test).
+        func step(_ text: String) { FileHandle.standardError.write(Data("MJPEGLoopback: \(text)\n".utf8)) }
 
         struct Recorded: CustomStringConvertible {
             var frames: Int
