@@ -19,6 +19,7 @@ struct MJPEGBench {
     let encoderThreads: Int
 
     func run() {
+        LibavLog.configure(verbosity: 0)  // as hfr record: libav's own messages only with --verbose
         guard let data = FileManager.default.contents(atPath: input) else { fail("cannot read \(input)") }
         let pictures = Self.split(data)
         do {
