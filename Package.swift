@@ -46,7 +46,7 @@ let package = Package(
             ]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
-        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia"]),
+        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "HFRPipeline"]),
 
         // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),

@@ -22,6 +22,9 @@ public enum CaptureItem {
     /// A picture; `wallClock` is when it was captured (µs, the clock libavdevice stamps audio
     /// with), when the source knows it better than the time it was read.
     case video(Frame, wallClock: Int64?)
+    /// A camera's JPEG picture, still compressed (pts set like a frame's): decoded by the record
+    /// pipeline's decode stage, off the capture thread (`V4L2Capture.deliversJPEG`).
+    case jpeg(Packet, wallClock: Int64?)
     case audio(Frame)
     case idle
 }

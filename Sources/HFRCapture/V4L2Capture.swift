@@ -21,6 +21,11 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     private var corruptFrames = 0
     /// Whether a frame's wall-clock time has been handed out (only the first one is used).
     private var sentWallClock = false
+    /// An MJPEG mode's pictures leave `next()` compressed (`.jpeg`), for a decode stage on other
+    /// threads; otherwise they are decoded on the capture thread.
+    public var deliversJPEG = false
+    /// Whether the granted mode's pictures are JPEGs.
+    public var isJPEG: Bool { copier.isJPEG }
 
     /// The mode as the driver holds it.
     public struct Granted: Sendable, Equatable {
@@ -93,16 +98,23 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             guard let filled = try stream.dequeue() else { return .idle }
             defer { stream.requeue(filled) }
             guard let index = timeline.place(sequence: filled.sequence, timestamp: filled.timestamp) else { continue }
+            if deliversJPEG, copier.isJPEG, !filled.isError {
+                // Not a whole JPEG (no SOI, no EOI: torn, truncated, garbage): counted here, as a
+                // flagged frame, whether or not the decoders would have had time for it.
+                guard let jpeg = try jpeg(in: filled) else {
+                    corruptFrames += 1
+                    continue
+                }
+                jpeg.pts = index
+                return .jpeg(jpeg, wallClock: firstWallClock(filled))
+            }
             let frame = try filled.isError ? nil : picture(in: filled)
             guard let frame else {
                 corruptFrames += 1
                 continue
             }
             frame.pts = index
-            // The capture stage lines audio up with the first frame's wall-clock time only.
-            let clock = sentWallClock ? nil : wallClock(of: filled)
-            sentWallClock = true
-            return .video(frame, wallClock: clock)
+            return .video(frame, wallClock: firstWallClock(filled))
         }
     }
 
@@ -113,6 +125,19 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
             return try copier.picture(inBuffer: filled.index, planes: filled.planeData, of: stream.planes)
         }
         return try copier.picture(inBuffer: filled.index, bytesUsed: filled.bytesUsed, of: stream.buffers)
+    }
+
+    /// The compressed picture in `filled` (nil: not a whole JPEG); on a multi-planar node the JPEG
+    /// is plane 0's bytes from its data offset.
+    private func jpeg(in filled: V4L2Stream.Filled) throws(AVFailure) -> Packet? {
+        let plane = filled.planeData[0]
+        return try copier.jpeg(inBuffer: filled.index, offset: plane.offset, bytesUsed: plane.bytesUsed, of: stream.buffers)
+    }
+
+    /// The capture stage lines audio up with the first frame's wall-clock time only.
+    private func firstWallClock(_ filled: V4L2Stream.Filled) -> Int64? {
+        defer { sentWallClock = true }
+        return sentWallClock ? nil : wallClock(of: filled)
     }
 
     /// The wall-clock time of a buffer's monotonic capture timestamp; nil when the driver's clock

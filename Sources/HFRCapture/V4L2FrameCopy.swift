@@ -21,6 +21,21 @@ final class V4L2FrameCopy {
         jpeg = granted.format.conversion == .jpeg ? try JPEGDecoder(width: granted.width, height: granted.height) : nil
     }
 
+    /// Whether the mode's pictures are JPEGs (MJPEG).
+    var isJPEG: Bool { jpeg != nil }
+
+    /// A copy of the compressed picture in buffer `index` (`bytesUsed` filled), for a decoder on
+    /// another thread; nil when the buffer does not hold a whole JPEG (`JPEGDecoder.isWhole`).
+    func jpeg(inBuffer index: Int, offset: Int = 0, bytesUsed: Int, of buffers: [UnsafeMutableRawBufferPointer])
+        throws(AVFailure) -> Packet?
+    {
+        let buffer = buffers[index]
+        let start = min(offset, buffer.count)
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[start..<min(buffer.count, start + bytesUsed)])
+        guard JPEGDecoder.isWhole(bytes) else { return nil }
+        return try Packet(copying: bytes)
+    }
+
     /// Makes the views of a raw mode's mapped buffers; they must stay mapped while this copies.
     func attach(_ buffers: [UnsafeMutableRawBufferPointer]) throws(AVFailure) {
         guard case .raw(let format) = granted.format.conversion else { return }

@@ -26,6 +26,10 @@ final class CaptureStage {
     let shouldStop: @Sendable () -> Bool
     /// A live preview's mailbox, offered pictures without waiting (`PreviewTap`).
     var preview: PreviewTap?
+    /// Where a camera's still-compressed JPEG pictures go (the decode stage), when it sends them.
+    var jpegQueue: BoundedQueue<JPEGPicture>?
+    /// JPEG pictures queued so far (their `order`).
+    private var jpegCount = 0
 
     private let frameDuration: Rational
     private let latePolicy: BoundedQueue<Frame>.FullPolicy
@@ -83,7 +87,8 @@ final class CaptureStage {
         forwardAudio(upTo: videoEnd, isFinal: true)
         _ = audioQueue?.push(.videoEnd(videoEnd))
         deviceAudio?.queue.cancel()
-        videoQueue.finish()
+        // The decode stage's threads are the producers of `videoQueue` when there is one.
+        if let jpegQueue { jpegQueue.finish() } else { videoQueue.finish() }
         audioQueue?.finish()
         outcome.videoEnd = videoEnd
         outcome.sourcePixelFormat = input.sourcePixelFormat
@@ -102,15 +107,44 @@ final class CaptureStage {
             case .audio(let frame):
                 pendingAudio.append(frame)
             case .video(let frame, let wallClock):
-                if let stop = accept(frame, wallClock: wallClock) { return stop }
+                guard let pts = frame.pts else { continue }
+                if let stop = accept(pts: pts, wallClock: wallClock, queue: { queue(frame, pts: $0) }) { return stop }
+            case .jpeg(let packet, let wallClock):
+                guard let pts = packet.pts else { continue }
+                if let stop = accept(pts: pts, wallClock: wallClock, queue: { queue(packet, pts: $0) }) { return stop }
             }
         }
     }
 
-    /// Times a video frame from the first one, applies the limits and queues it for the encoder;
-    /// a reason when the capture should stop instead.
-    private func accept(_ frame: Frame, wallClock: Int64?) -> StopReason? {
-        guard let pts = frame.pts else { return nil }
+    /// Queues a picture for the encoder, with its pts from the first frame.
+    private func queue(_ frame: Frame, pts: Int64) -> BoundedQueue<Frame>.PushResult {
+        frame.pts = pts
+        preview?.offer(frame)
+        defer { stats.noteQueueDepth(videoQueue.depth) }
+        return videoQueue.push(frame, policy: latePolicy)
+    }
+
+    /// Queues a JPEG picture for the decode stage (which offers the preview its pictures).
+    private func queue(_ packet: Packet, pts: Int64) -> BoundedQueue<Frame>.PushResult {
+        guard let jpegQueue else { return .cancelled }
+        packet.pts = pts
+        let pushed = jpegQueue.push(
+            JPEGPicture(packet: packet, order: jpegCount), policy: latePolicy == .block ? .block : .dropIfFull)
+        stats.noteQueueDepth(jpegQueue.depth)
+        switch pushed {
+        case .pushed:
+            jpegCount += 1
+            return .pushed
+        case .dropped: return .dropped
+        case .cancelled: return .cancelled
+        }
+    }
+
+    /// Times a video picture from the first one, applies the limits and queues it for the encoder
+    /// (`queue`, given the pts from the first frame); a reason when the capture should stop instead.
+    private func accept(
+        pts: Int64, wallClock: Int64?, queue: (Int64) -> BoundedQueue<Frame>.PushResult
+    ) -> StopReason? {
         if firstVideoPts == nil {
             firstVideoPts = pts
             // A device's audio is stamped with the wall clock (so is a camera frame's capture, when
@@ -124,7 +158,6 @@ final class CaptureStage {
         let time = Rational.seconds(pts - first, in: input.videoTimeBase)
         if let limit = settings.duration, time >= limit { return .duration }
         if let limit = settings.frameLimit, stats.captured.load(ordering: .relaxed) >= limit { return .frames }
-        frame.pts = pts - first
         stats.captured.add(1, ordering: .relaxed)
         if let last = lastVideoTime {
             // Frames the source never delivered show as gaps in its timestamps.
@@ -132,13 +165,11 @@ final class CaptureStage {
             if missing > 0 { stats.missingFromSource.add(Int(missing), ordering: .relaxed) }
         }
         lastVideoTime = time
-        preview?.offer(frame)
-        switch videoQueue.push(frame, policy: latePolicy) {
+        switch queue(pts - first) {
         case .pushed: break
         case .dropped: stats.droppedLate.add(1, ordering: .relaxed)
         case .cancelled: return .endOfSource
         }
-        stats.noteQueueDepth(videoQueue.depth)
         videoEnd = time + frameDuration
         lossesAtLastFrame = input.losses
         if let dropped = lossesAtLastFrame?.dropped { stats.droppedBySource.store(dropped, ordering: .relaxed) }

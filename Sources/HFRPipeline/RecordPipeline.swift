@@ -43,7 +43,9 @@ public final class RecordPipeline: Sendable {
         let audio: AudioEncodeStage?
         let writer: FragmentWriter
         do throws(EncoderFailure) {
-            video = try VideoEncodeStage(settings: settings, inputTimeBase: input.videoTimeBase, stats: stats)
+            video = try VideoEncodeStage(
+                settings: settings, inputTimeBase: input.videoTimeBase, stats: stats,
+                isFullRange: camera?.isJPEG == true)
             audio = try audioStream.map { a throws(EncoderFailure) in
                 try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
             }
@@ -164,7 +166,16 @@ public final class RecordPipeline: Sendable {
         input: any FrameSource, audioDevice: AudioCaptureInput?, video: sending VideoEncodeStage,
         audio: sending AudioEncodeStage?, writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?
     ) -> StagesOutcome {
-        let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity)
+        // An MJPEG camera's pictures are decoded by their own stage, off the capture thread.
+        let decode = camera.flatMap {
+            $0.isJPEG
+                ? JPEGDecodeStage(
+                    width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview)
+                : nil
+        }
+        camera?.deliversJPEG = decode != nil
+        let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
+        let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
         let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
         let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
@@ -174,20 +185,25 @@ public final class RecordPipeline: Sendable {
             deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
             shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
         capture.preview = preview
+        capture.jpegQueue = jpegs
+        let decodeThreads = decode?.start(from: jpegs!, to: frames) ?? []
         let captureThread = StageThread(name: "capture") { capture.run() }
         let encodeThread = StageThread(name: "encode") { video.run(from: frames, to: mux) }
         var audioThread: StageThread<EncoderFailure?>?
         if let audio { audioThread = StageThread(name: "audio") { audio.run(from: samples!, to: mux) } }
 
-        var writeFailure = muxStage(mux, into: writer, status: status, depth: { frames.depth })
+        var writeFailure = muxStage(
+            mux, into: writer, status: status, depth: { frames.depth + (jpegs?.depth ?? 0) })
         if writeFailure != nil {
             stop()
             mux.cancel()
+            jpegs?.cancel()
             frames.cancel()
             samples?.cancel()
         }
         let captured = captureThread.join()
-        let encoderFailure = encodeThread.join() ?? audioThread?.join()
+        let decodeFailure = decodeThreads.compactMap { $0.join() }.first
+        let encoderFailure = decodeFailure ?? encodeThread.join() ?? audioThread?.join()
         deviceThread?.join()
         if writeFailure == nil {
             do {
@@ -248,7 +264,11 @@ public final class RecordPipeline: Sendable {
             framesCaptured: stats.captured.load(ordering: .relaxed),
             framesEncoded: encoded, framesDroppedLate: stats.droppedLate.load(ordering: .relaxed),
             framesMissingFromSource: stats.missingFromSource.load(ordering: .relaxed),
-            sourceLosses: capture.sourceLosses,
+            sourceLosses: capture.sourceLosses.map {
+                SourceLosses(
+                    dropped: $0.dropped, corrupt: $0.corrupt + stats.corruptPictures.load(ordering: .relaxed),
+                    timestampDiscontinuities: $0.timestampDiscontinuities, repeated: $0.repeated)
+            },
             framesPerLayer: Array(stats.layerCounts.prefix(settings.temporalLayers)),
             audioSamples: stats.audioSamples.load(ordering: .relaxed), audioSampleRate: audioSampleRate,
             videoDuration: Rational(Int64(encoded)) / settings.capture.frameRate,

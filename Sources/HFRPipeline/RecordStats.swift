@@ -10,6 +10,8 @@ public final class RecordStats: Sendable {
     /// that does not count them (then `missingFromSource` says what it lost).
     public let droppedBySource = Atomic<Int>(-1)
     public let encoded = Atomic<Int>(0)
+    /// Camera JPEGs the decode stage found corrupt (skipped; added to the source's corrupt count).
+    public let corruptPictures = Atomic<Int>(0)
     public let audioSamples = Atomic<Int>(0)
     public let bytes = Atomic<Int>(0)
     public let maxQueueDepth = Atomic<Int>(0)

@@ -9,14 +9,21 @@ final class VideoEncodeStage {
     let frameTicks: Int64
     let stats: RecordStats
 
-    init(settings: RecordSettings, inputTimeBase: Rational, stats: RecordStats) throws(EncoderFailure) {
+    /// `isFullRange`: the pictures use the full 0–255 range (JPEG's yuvj420p), so the SPS says so.
+    init(
+        settings: RecordSettings, inputTimeBase: Rational, stats: RecordStats, isFullRange: Bool = false
+    ) throws(EncoderFailure) {
         let request = settings.capture
+        var encoding = H264Encoder.Settings(
+            width: request.width, height: request.height, frameRate: request.frameRate,
+            temporalLayers: settings.temporalLayers, bitrate: settings.bitrate,
+            keyframeInterval: settings.keyframeInterval, threads: settings.encoderThreads)
+        if isFullRange {
+            encoding.videoSignal = StreamPresentation()
+            encoding.videoSignal?.colorRange = 2  // AVCOL_RANGE_JPEG
+        }
         do {
-            encoder = try H264Encoder(
-                .init(
-                    width: request.width, height: request.height, frameRate: request.frameRate,
-                    temporalLayers: settings.temporalLayers, bitrate: settings.bitrate,
-                    keyframeInterval: settings.keyframeInterval, threads: settings.encoderThreads))
+            encoder = try H264Encoder(encoding)
         } catch {
             throw .h264(error)
         }

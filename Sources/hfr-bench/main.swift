@@ -1,7 +1,10 @@
 // hfr-bench: drives hfr's own encode path on raw input, for scripts/bench.
 //   hfr-bench encode --input RAW.yuv --size WxH --fps N --layers L --bitrate B --output OUT.h264
 // Reads I420 frames, encodes them with the layered OpenH264 encoder exactly as `hfr record` does,
-// writes the Annex B stream. Not installed for users.
+// writes the Annex B stream.
+//   hfr-bench mjpeg --input IN.mjpeg --size WxH --fps N [--decoders D] [--live yes] ...
+// The MJPEG camera path from memory: record's decode stage + the encoder (MJPEGBench.swift).
+// Not installed for users.
 
 import Foundation
 import HFRMedia
@@ -13,13 +16,16 @@ func fail(_ message: String) -> Never {
 
 var options: [String: String] = [:]
 var words = Array(CommandLine.arguments.dropFirst())
-guard words.first == "encode" else { fail("usage: hfr-bench encode --input F --size WxH --fps N ...") }
+guard let command = words.first, ["encode", "mjpeg"].contains(command) else {
+    fail("usage: hfr-bench encode|mjpeg --input F --size WxH --fps N ...")
+}
 words.removeFirst()
 while words.count >= 2 {
     options[String(words[0].dropFirst(2))] = words[1]
     words.removeFirst(2)
 }
-guard let input = options["input"], let output = options["output"], let size = options["size"],
+guard let input = options["input"], let output = options["output"] ?? (command == "mjpeg" ? "" : nil),
+    let size = options["size"],
     let fps = options["fps"].flatMap({ Rational(parsing: $0) })
 else { fail("missing --input, --output, --size or --fps") }
 let dims = size.split(separator: "x").compactMap { Int($0) }
@@ -27,6 +33,15 @@ guard dims.count == 2 else { fail("bad --size \(size)") }
 let (width, height) = (dims[0], dims[1])
 let layers = Int(options["layers"] ?? "3") ?? 3
 let bitrate = Int(options["bitrate"] ?? "8000000") ?? 8_000_000
+if command == "mjpeg" {
+    MJPEGBench(
+        input: input, width: width, height: height, fps: fps, layers: layers, bitrate: bitrate,
+        decoders: Int(options["decoders"] ?? "") ?? 2, isLive: options["live"] == "yes",
+        encoderThreads: Int(options["threads"] ?? "")
+            ?? H264Encoder.Settings.defaultThreads(width: width, height: height, frameRate: fps)
+    ).run()
+    exit(0)
+}
 
 do {
     let encoder = try H264Encoder(
