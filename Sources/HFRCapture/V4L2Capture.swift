@@ -131,7 +131,8 @@ public final class V4L2Capture: FrameSource, @unchecked Sendable {
     /// is plane 0's bytes from its data offset.
     private func jpeg(in filled: V4L2Stream.Filled) throws(AVFailure) -> Packet? {
         let plane = filled.planeData[0]
-        return try copier.jpeg(inBuffer: filled.index, offset: plane.offset, bytesUsed: plane.bytesUsed, of: stream.buffers)
+        return try copier.jpeg(
+            inBuffer: filled.index, offset: plane.offset, bytesUsed: plane.bytesUsed, of: stream.buffers)
     }
 
     /// The capture stage lines audio up with the first frame's wall-clock time only.
