@@ -53,7 +53,7 @@ extension DeviceTests {
             // (under emulation the guest cannot decode and encode 30 fps: most slots are late drops;
             // on real hardware they are frames).
             step("formats listed")
-            let clean = try Self.record(dir.path("clean.mp4"))
+            let clean = try Self.record(dir.path("clean.mp4"), in: dir)
             step("clean recording: \(clean)")
             #expect(clean.corrupt == 0)
             #expect(clean.frames > 0 && abs(clean.slots - 300) <= 2, "\(clean)")
@@ -62,13 +62,18 @@ extension DeviceTests {
             let layers = (probe["video"] as? [String: Any])?["layerCount"] as? Int ?? 0
             #expect(layers == 2, "temporal layers: \(layers)")
 
-            // 4:2:0 pictures with a corrupt one every 60th (truncated, random bytes in turn): exactly 5
-            // in any 300 consecutive pictures. hfr counts them on the capture thread, so even when
-            // the decoders fall behind and pictures are dropped late, none of the 5 goes uncounted.
-            // (JPEGs whose damage only the decoder finds: JPEGDecodeStageTests on the host.)
-            writer.replace(pictures: try load("b"), corruptEvery: 60)
-            let hurt = try Self.record(dir.path("corrupt.mp4"))
+            // 4:2:0 pictures, and exactly 5 corrupt ones (truncated, random bytes in turn) a second
+            // apart, injected once the recording runs, so all 5 fall inside its 10 s. hfr counts them
+            // on the capture thread, so even when the decoders fall behind and pictures are dropped
+            // late, none of the 5 goes uncounted. (JPEGs whose damage only the decoder finds:
+            // JPEGDecodeStageTests on the host.)
+            writer.replace(pictures: try load("b"))
+            let hurt = try Self.record(dir.path("corrupt.mp4"), in: dir) {
+                usleep(2_000_000)
+                writer.inject(corrupt: 5, every: 30)
+            }
             step("corrupt recording: \(hurt)")
+            #expect(writer.injected == 5)
             // A corrupt picture the driver itself skipped (a drop) is not one hfr saw.
             #expect(hurt.corrupt <= 5 && hurt.corrupt + hurt.dropped >= 5, "\(hurt)")
             if hurt.dropped == 0 { #expect(hurt.corrupt == 5, "\(hurt)") }
@@ -94,12 +99,18 @@ extension DeviceTests {
             }
         }
 
-        /// `hfr record` of 10 s at 30 fps from the loopback node, and what ffprobe decodes of it.
-        static func record(_ out: String) throws -> Recorded {
-            let r = try Tool.hfr([
-                "record", out, "--device", node, "--pixel-format", "MJPG", "--fps", "30", "--duration", "10",
-                "--layers", "2", "--audio", "none", "--json",
-            ])
+        /// `hfr record` of 10 s at 30 fps from the loopback node, and what ffprobe decodes of it;
+        /// `during` runs once the recording has begun (its partial file exists).
+        static func record(_ out: String, in dir: TemporaryDirectory, during: () -> Void = {}) throws -> Recorded {
+            let hfr = try BackgroundProcess(
+                Tool.hfrPath,
+                [
+                    "record", out, "--device", node, "--pixel-format", "MJPG", "--fps", "30", "--duration", "10",
+                    "--layers", "2", "--audio", "none", "--json",
+                ], directory: dir)
+            #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 30))
+            during()
+            let r = hfr.wait()
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
             #expect(report["sourcePixelFormat"] as? String == "MJPG")
@@ -128,7 +139,12 @@ extension DeviceTests {
 final class LoopbackWriter: @unchecked Sendable {
     private let fd: Int32
     private let interval: Double
-    private let state = Mutex<(pictures: [Data], corruptEvery: Int)>(([], 0))
+    /// The pictures in turn; corrupt ones still to write, every how many pictures, and when next.
+    private let state = Mutex<(pictures: [Data], corruptLeft: Int, every: Int, next: Int)>(([], 0, 0, 0))
+    /// The picture being written (its number).
+    private let written = Atomic<Int>(0)
+    /// Corrupt pictures written so far.
+    private let corruptWritten = Atomic<Int>(0)
     private let running = Atomic<Bool>(false)
     private var thread: Thread?
 
@@ -162,7 +178,7 @@ final class LoopbackWriter: @unchecked Sendable {
 
     /// Starts writing `pictures` in turn, one per interval, paced by the monotonic clock.
     func start(pictures: [Data]) {
-        state.withLock { $0 = (pictures, 0) }
+        state.withLock { $0 = (pictures, 0, 0, 0) }
         running.store(true, ordering: .relaxed)
         // The first picture makes the node a capture device (exclusive_caps=1): written before returning.
         write(0)
@@ -171,9 +187,18 @@ final class LoopbackWriter: @unchecked Sendable {
         thread.start()
     }
 
-    func replace(pictures: [Data], corruptEvery: Int) {
-        state.withLock { $0 = (pictures, corruptEvery) }
+    func replace(pictures: [Data]) {
+        state.withLock { $0.pictures = pictures }
     }
+
+    /// From the next picture on, `count` corrupt ones, `every` pictures apart.
+    func inject(corrupt count: Int, every: Int) {
+        let next = written.load(ordering: .relaxed) + 1
+        state.withLock { $0 = ($0.pictures, count, every, next) }
+    }
+
+    /// How many corrupt pictures have been written.
+    var injected: Int { corruptWritten.load(ordering: .relaxed) }
 
     func stop() {
         running.store(false, ordering: .relaxed)
@@ -194,13 +219,21 @@ final class LoopbackWriter: @unchecked Sendable {
 
     /// Writes picture `n`: the n-th of the set, or a corrupt one when its turn has come.
     private func write(_ n: Int) {
-        let (pictures, every) = state.withLock { $0 }
+        written.store(n, ordering: .relaxed)
+        let corrupt = state.withLock { s -> Bool in
+            guard s.corruptLeft > 0, n >= s.next else { return false }
+            s.corruptLeft -= 1
+            s.next = n + s.every
+            return true
+        }
+        let pictures = state.withLock { $0.pictures }
         var bytes = pictures[n % pictures.count]
-        if every > 0, n % every == 0 {
+        if corrupt {
+            let k = corruptWritten.add(1, ordering: .relaxed).newValue
             var random = SplitMix64(seed: UInt64(n))
             let noise = Data((0..<20_000).map { _ in UInt8(truncatingIfNeeded: random.next()) })
             // Truncated mid-scan (no EOI), or not a JPEG at all.
-            bytes = (n / every) % 2 == 0 ? bytes.prefix(bytes.count / 2) : noise
+            bytes = k % 2 == 0 ? bytes.prefix(bytes.count / 2) : noise
         }
         _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
     }
