@@ -1,0 +1,312 @@
+// Motion-compensated interpolation between two 4:2:0 pictures.
+//
+// Per pair: DIS optical flow (OpenCV) on the luma, optionally shrunk, both ways (earlier→later and
+// later→earlier, on two threads), and a forward-backward consistency map for each direction: where
+// following a vector and then the opposite flow does not lead back, the flow cannot explain the
+// picture (occlusions, things appearing) and that side's warp is trusted less.
+// Per in-between time t: each picture is warped to t along its own flow (backward warping:
+// x − t·F01(x) in the earlier, x − (1−t)·F10(x) in the later) and the two are blended with weights
+// (1−t)·c0 and t·c1, the consistencies read at the points each warp samples (zero outside the
+// picture), so what one side cannot explain is taken from the other, and what neither explains fades
+// between them instead of tearing. Chroma is warped with the flow at its own resolution and the same
+// weights. All buffers belong to the interpolator and are reused from pair to pair.
+#include "optical_flow.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/video/tracking.hpp>
+
+#include <cmath>
+#include <exception>
+#include <future>
+#include <string>
+
+namespace {
+
+struct Plane {
+    cv::Mat mat;
+    static Plane wrap(const uint8_t *data, int linesize, int width, int height) {
+        return Plane{cv::Mat(height, width, CV_8UC1, const_cast<uint8_t *>(data), static_cast<size_t>(linesize))};
+    }
+};
+
+/// An identity map: each pixel's own coordinates.
+void fillGrid(cv::Mat &grid, int width, int height) {
+    grid.create(height, width, CV_32FC2);
+    for (int y = 0; y < height; y++) {
+        auto *row = grid.ptr<cv::Vec2f>(y);
+        for (int x = 0; x < width; x++) row[x] = cv::Vec2f(float(x), float(y));
+    }
+}
+
+/// `flow` (in flow-grid pixels) resized to width×height and scaled to that grid's pixels.
+void resizeFlow(const cv::Mat &flow, int width, int height, cv::Mat &out) {
+    if (flow.cols == width && flow.rows == height) {
+        flow.copyTo(out);
+        return;
+    }
+    cv::resize(flow, out, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+    cv::multiply(out, cv::Scalar(double(width) / flow.cols, double(height) / flow.rows), out);
+}
+
+/// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p.
+void consistency(const cv::Mat &f, const cv::Mat &g, const cv::Mat &grid, float sigma, cv::Mat &map, cv::Mat &back,
+                 cv::Mat &out) {
+    cv::add(grid, f, map);
+    cv::remap(g, back, map, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    out.create(f.rows, f.cols, CV_32FC1);
+    const float inverse = 1.0f / (sigma * sigma);
+    for (int y = 0; y < f.rows; y++) {
+        const auto *a = f.ptr<cv::Vec2f>(y);
+        const auto *b = back.ptr<cv::Vec2f>(y);
+        auto *c = out.ptr<float>(y);
+        for (int x = 0; x < f.cols; x++) {
+            const float dx = a[x][0] + b[x][0], dy = a[x][1] + b[x][1];
+            c[x] = 1.0f / (1.0f + (dx * dx + dy * dy) * inverse);
+        }
+    }
+}
+
+/// out = (a·(256 − w) + b·w + 128) / 256 with w in 0…256, rows split over OpenCV's threads; integer
+/// arithmetic the compiler vectorizes.
+void mix(const cv::Mat &a, const cv::Mat &b, const cv::Mat &w, cv::Mat &out) {
+    cv::parallel_for_(cv::Range(0, a.rows), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++) {
+            const uint8_t *pa = a.ptr<uint8_t>(y), *pb = b.ptr<uint8_t>(y);
+            const uint16_t *pw = w.ptr<uint16_t>(y);
+            uint8_t *po = out.ptr<uint8_t>(y);
+            for (int x = 0; x < a.cols; x++) {
+                po[x] = uint8_t((pa[x] * (256 - pw[x]) + pb[x] * pw[x] + 128) >> 8);
+            }
+        }
+    });
+}
+
+/// Sampling maps x − scale·flow(x) in OpenCV's fixed-point form (integer position and a 1/32-pixel
+/// interpolation index), the form `cv::remap` reads fastest.
+void fixedMaps(const cv::Mat &flow, const cv::Mat &grid, double scale, cv::Mat &map, cv::Mat &position,
+               cv::Mat &fraction) {
+    cv::scaleAdd(flow, -scale, grid, map);
+    cv::convertMaps(map, cv::noArray(), position, fraction, CV_16SC2);
+}
+
+/// One resolution's flows (both ways, in its pixels), consistencies and identity map.
+struct Level {
+    int width = 0, height = 0;
+    cv::Mat grid, forward, backward, c0, c1;
+    cv::Mat map, position0, fraction0, position1, fraction1, k0, k1;
+    void reset(int w, int h) {
+        width = w;
+        height = h;
+        fillGrid(grid, w, h);
+    }
+    /// Where each picture is sampled for time t: x − t·F01(x) in the earlier, x − (1−t)·F10(x) in the later.
+    void maps(double t) {
+        fixedMaps(forward, grid, t, map, position0, fraction0);
+        fixedMaps(backward, grid, 1.0 - t, map, position1, fraction1);
+    }
+    void warp0(const cv::Mat &in, cv::Mat &out, int border) const {
+        cv::remap(in, out, position0, fraction0, cv::INTER_LINEAR, border, cv::Scalar(0));
+    }
+    void warp1(const cv::Mat &in, cv::Mat &out, int border) const {
+        cv::remap(in, out, position1, fraction1, cv::INTER_LINEAR, border, cv::Scalar(0));
+    }
+};
+
+}  // namespace
+
+struct hfr_flow {
+    int width, height, chromaWidth, chromaHeight;
+    hfr_flow_settings settings;
+    cv::Ptr<cv::DISOpticalFlow> disForward, disBackward;
+    Level flowLevel, chroma;
+    cv::Mat luma0, luma1, small0, small1;
+    cv::Mat chroma0[2], chroma1[2];
+    Level luma;
+    cv::Mat warped0, warped1, weightFloat, weight, lumaWeight, scratchMap, scratchBack;
+    bool hasPair = false;
+    std::string error;
+};
+
+namespace {
+
+cv::Ptr<cv::DISOpticalFlow> makeDIS(const hfr_flow_settings &s) {
+    auto dis = cv::DISOpticalFlow::create(s.preset);
+    return dis;
+}
+
+void estimate(hfr_flow *f) {
+    const cv::Mat &in0 = f->settings.downscale > 1 ? f->small0 : f->luma0;
+    const cv::Mat &in1 = f->settings.downscale > 1 ? f->small1 : f->luma1;
+    if (f->settings.downscale > 1) {
+        cv::Size size(f->flowLevel.width, f->flowLevel.height);
+        cv::resize(f->luma0, f->small0, size, 0, 0, cv::INTER_AREA);
+        cv::resize(f->luma1, f->small1, size, 0, 0, cv::INTER_AREA);
+    }
+    Level &l = f->flowLevel;
+    // DIS starts from the flow it is given when that has the right size: start every pair from zero.
+    l.forward.create(l.height, l.width, CV_32FC2);
+    l.backward.create(l.height, l.width, CV_32FC2);
+    l.forward.setTo(cv::Scalar::all(0));
+    l.backward.setTo(cv::Scalar::all(0));
+    if (f->settings.threads > 1) {
+        auto other = std::async(std::launch::async, [&] { f->disBackward->calc(in1, in0, l.backward); });
+        f->disForward->calc(in0, in1, l.forward);
+        other.get();
+    } else {
+        f->disForward->calc(in0, in1, l.forward);
+        f->disBackward->calc(in1, in0, l.backward);
+    }
+}
+
+void prepare(hfr_flow *f) {
+    Level &l = f->flowLevel;
+    const float sigma = f->settings.consistency;
+    consistency(l.forward, l.backward, l.grid, sigma, f->scratchMap, f->scratchBack, l.c0);
+    consistency(l.backward, l.forward, l.grid, sigma, f->scratchMap, f->scratchBack, l.c1);
+    Level &c = f->chroma;
+    resizeFlow(l.forward, c.width, c.height, c.forward);
+    resizeFlow(l.backward, c.width, c.height, c.backward);
+    if (c.width == l.width && c.height == l.height) {
+        l.c0.copyTo(c.c0);
+        l.c1.copyTo(c.c1);
+    } else {
+        cv::resize(l.c0, c.c0, cv::Size(c.width, c.height), 0, 0, cv::INTER_LINEAR);
+        cv::resize(l.c1, c.c1, cv::Size(c.width, c.height), 0, 0, cv::INTER_LINEAR);
+    }
+    resizeFlow(l.forward, f->width, f->height, f->luma.forward);
+    resizeFlow(l.backward, f->width, f->height, f->luma.backward);
+}
+
+/// The later picture's weight at time t on the chroma grid (maps left in `c`).
+void weights(hfr_flow *f, double t) {
+    Level &c = f->chroma;
+    c.maps(t);
+    // Zero outside the picture: a warp that samples beyond the edge has nothing to offer there.
+    c.warp0(c.c0, c.k0, cv::BORDER_CONSTANT);
+    c.warp1(c.c1, c.k1, cv::BORDER_CONSTANT);
+    f->weightFloat.create(c.height, c.width, CV_32FC1);
+    const float a = float(1.0 - t), b = float(t), floor = 1e-3f;
+    for (int y = 0; y < c.height; y++) {
+        const float *k0 = c.k0.ptr<float>(y), *k1 = c.k1.ptr<float>(y);
+        float *w = f->weightFloat.ptr<float>(y);
+        for (int x = 0; x < c.width; x++) {
+            const float w0 = a * k0[x] + floor * a, w1 = b * k1[x] + floor * b;
+            w[x] = w1 / (w0 + w1);
+        }
+    }
+    f->weightFloat.convertTo(f->weight, CV_16U, 256.0);
+}
+
+void synthesize(hfr_flow *f, double t, hfr_picture *out) {
+    weights(f, t);
+    const Level &c = f->chroma;
+    for (int p = 0; p < 2; p++) {
+        c.warp0(f->chroma0[p], f->warped0, cv::BORDER_REPLICATE);
+        c.warp1(f->chroma1[p], f->warped1, cv::BORDER_REPLICATE);
+        cv::Mat dst = Plane::wrap(out->data[p + 1], out->linesize[p + 1], c.width, c.height).mat;
+        mix(f->warped0, f->warped1, f->weight, dst);
+    }
+    cv::resize(f->weight, f->lumaWeight, cv::Size(f->width, f->height), 0, 0, cv::INTER_LINEAR);
+    f->luma.maps(t);
+    f->luma.warp0(f->luma0, f->warped0, cv::BORDER_REPLICATE);
+    f->luma.warp1(f->luma1, f->warped1, cv::BORDER_REPLICATE);
+    cv::Mat dst = Plane::wrap(out->data[0], out->linesize[0], f->width, f->height).mat;
+    mix(f->warped0, f->warped1, f->lumaWeight, dst);
+}
+
+template <typename Body> int guarded(hfr_flow *f, Body body) {
+    try {
+        body();
+        return 0;
+    } catch (const std::exception &e) {
+        f->error = e.what();
+    } catch (...) {
+        f->error = "unknown failure in OpenCV";
+    }
+    return -1;
+}
+
+}  // namespace
+
+extern "C" {
+
+hfr_flow_settings hfr_flow_default_settings(void) {
+    hfr_flow_settings s;
+    s.preset = cv::DISOpticalFlow::PRESET_FAST;
+    s.downscale = 2;
+    s.consistency = 1.0f;
+    s.threads = 2;
+    return s;
+}
+
+hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settings) {
+    hfr_flow_settings s = settings ? *settings : hfr_flow_default_settings();
+    if (width < 2 || height < 2 || s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 ||
+        !(s.consistency > 0)) {
+        return nullptr;
+    }
+    try {
+        auto *f = new hfr_flow();
+        f->width = width;
+        f->height = height;
+        f->chromaWidth = (width + 1) / 2;
+        f->chromaHeight = (height + 1) / 2;
+        f->settings = s;
+        f->disForward = makeDIS(s);
+        f->disBackward = makeDIS(s);
+        f->flowLevel.reset((width + s.downscale - 1) / s.downscale, (height + s.downscale - 1) / s.downscale);
+        f->chroma.reset(f->chromaWidth, f->chromaHeight);
+        f->luma.reset(width, height);
+        return f;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void hfr_flow_destroy(hfr_flow *flow) { delete flow; }
+
+int hfr_flow_set_pair(hfr_flow *f, const hfr_picture *earlier, const hfr_picture *later) {
+    return guarded(f, [&] {
+        f->luma0 = Plane::wrap(earlier->data[0], earlier->linesize[0], f->width, f->height).mat;
+        f->luma1 = Plane::wrap(later->data[0], later->linesize[0], f->width, f->height).mat;
+        for (int p = 0; p < 2; p++) {
+            f->chroma0[p] =
+                Plane::wrap(earlier->data[p + 1], earlier->linesize[p + 1], f->chromaWidth, f->chromaHeight).mat;
+            f->chroma1[p] =
+                Plane::wrap(later->data[p + 1], later->linesize[p + 1], f->chromaWidth, f->chromaHeight).mat;
+        }
+        f->hasPair = false;
+        estimate(f);
+        prepare(f);
+        f->hasPair = true;
+    });
+}
+
+int hfr_flow_synthesize(hfr_flow *f, double fraction, hfr_picture *out) {
+    if (!f->hasPair || !(fraction > 0 && fraction < 1)) {
+        f->error = f->hasPair ? "fraction outside (0, 1)" : "no pair set";
+        return -1;
+    }
+    return guarded(f, [&] { synthesize(f, fraction, out); });
+}
+
+const char *hfr_flow_error(const hfr_flow *flow) { return flow->error.c_str(); }
+
+int hfr_blend(const hfr_picture *earlier, const hfr_picture *later, int width, int height, double fraction,
+              hfr_picture *out) {
+    try {
+        for (int p = 0; p < 3; p++) {
+            const int w = p == 0 ? width : (width + 1) / 2, h = p == 0 ? height : (height + 1) / 2;
+            cv::Mat a = Plane::wrap(earlier->data[p], earlier->linesize[p], w, h).mat;
+            cv::Mat b = Plane::wrap(later->data[p], later->linesize[p], w, h).mat;
+            cv::Mat o = Plane::wrap(out->data[p], out->linesize[p], w, h).mat;
+            cv::addWeighted(a, 1.0 - fraction, b, fraction, 0.0, o);
+        }
+        return 0;
+    } catch (...) {
+        return -1;
+    }
+}
+
+}  // extern "C"
