@@ -2,7 +2,7 @@ import HFRInterpolation
 import HFRMedia
 import Testing
 
-/// The interpolators on pictures made by ffmpeg: lavfi's moving test pattern at 240 fps, of which
+/// The interpolators on pictures made by ffmpeg: lavfi's test pattern at 240 fps under a panning crop, of which
 /// frames 0 and 4 are the captured pair and frames 1, 2 and 3 the truth at 1/4, 1/2 and 3/4.
 @Suite struct FrameInterpolatorTests {
     static let width = 480
@@ -10,7 +10,10 @@ import Testing
     static let fractions = [0.25, 0.5, 0.75]
 
     static func pattern() throws -> [Frame] {
-        try TestPictures.frames("testsrc2=size=\(width)x\(height):rate=240", width: width, height: height, count: 5)
+        // The pattern animates, and the camera pans over it by 3 and 1 pixels per frame.
+        try TestPictures.frames(
+            "testsrc2=size=1280x720:rate=240,crop=\(width):\(height):x=200+3*n:y=100+n", width: width, height: height,
+            count: 5)
     }
 
     /// PSNR of each synthesized picture against the dropped original.
