@@ -94,7 +94,7 @@ void fixedMaps(const cv::Mat &flow, const cv::Mat &grid, double scale, cv::Mat &
 struct Level {
     int width = 0, height = 0;
     cv::Mat grid, forward, backward, c0, c1;
-    cv::Mat map, position0, fraction0, position1, fraction1, k0, k1;
+    cv::Mat map, position0, fraction0, position1, fraction1, k0, k1, s0, s1;
     void reset(int w, int h) {
         width = w;
         height = h;
@@ -178,23 +178,37 @@ void prepare(hfr_flow *f) {
     resizeFlow(l.backward, f->width, f->height, f->luma.backward);
 }
 
-/// The later picture's weight at time t on the chroma grid (maps left in `c`).
+/// The later picture's weight at time t on the chroma grid (maps left in `c`). Each side's weight is
+/// its time weight times two checks at the point it samples: the forward-backward consistency there
+/// (zero outside the picture: a warp that samples beyond the edge has nothing to offer), and whether
+/// the content there really travels to this pixel (its own vector against the one the sample was
+/// taken with: where they differ, the sample belongs to something else, as next to a moving edge).
 void weights(hfr_flow *f, double t) {
     Level &c = f->chroma;
     c.maps(t);
-    // Zero outside the picture: a warp that samples beyond the edge has nothing to offer there.
     c.warp0(c.c0, c.k0, cv::BORDER_CONSTANT);
     c.warp1(c.c1, c.k1, cv::BORDER_CONSTANT);
+    c.warp0(c.forward, c.s0, cv::BORDER_REPLICATE);
+    c.warp1(c.backward, c.s1, cv::BORDER_REPLICATE);
     f->weightFloat.create(c.height, c.width, CV_32FC1);
     const float a = float(1.0 - t), b = float(t), floor = 1e-3f;
-    for (int y = 0; y < c.height; y++) {
-        const float *k0 = c.k0.ptr<float>(y), *k1 = c.k1.ptr<float>(y);
-        float *w = f->weightFloat.ptr<float>(y);
-        for (int x = 0; x < c.width; x++) {
-            const float w0 = a * k0[x] + floor * a, w1 = b * k1[x] + floor * b;
-            w[x] = w1 / (w0 + w1);
+    const float inverse = 1.0f / (f->settings.consistency * f->settings.consistency);
+    cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++) {
+            const float *k0 = c.k0.ptr<float>(y), *k1 = c.k1.ptr<float>(y);
+            const float *f0 = c.forward.ptr<float>(y), *f1 = c.backward.ptr<float>(y);
+            const float *s0 = c.s0.ptr<float>(y), *s1 = c.s1.ptr<float>(y);
+            float *w = f->weightFloat.ptr<float>(y);
+            for (int x = 0; x < c.width; x++) {
+                const float dx0 = b * (s0[2 * x] - f0[2 * x]), dy0 = b * (s0[2 * x + 1] - f0[2 * x + 1]);
+                const float dx1 = a * (s1[2 * x] - f1[2 * x]), dy1 = a * (s1[2 * x + 1] - f1[2 * x + 1]);
+                const float r0 = 1.0f / (1.0f + (dx0 * dx0 + dy0 * dy0) * inverse);
+                const float r1 = 1.0f / (1.0f + (dx1 * dx1 + dy1 * dy1) * inverse);
+                const float w0 = a * (k0[x] * r0 + floor), w1 = b * (k1[x] * r1 + floor);
+                w[x] = w1 / (w0 + w1);
+            }
         }
-    }
+    });
     f->weightFloat.convertTo(f->weight, CV_16U, 256.0);
 }
 

@@ -6,7 +6,9 @@ extension Frame {
     /// write only to frames made by `picture(width:height:format:)`.
     public func plane(_ index: Int) -> (bytes: UnsafeMutablePointer<UInt8>, bytesPerLine: Int)? {
         guard (0..<4).contains(index) else { return nil }
-        let data = withUnsafeBytes(of: pointer.pointee.data) { $0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)[index] }
+        let data = withUnsafeBytes(of: pointer.pointee.data) {
+            $0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)[index]
+        }
         let line = withUnsafeBytes(of: pointer.pointee.linesize) { $0.bindMemory(to: Int32.self)[index] }
         guard let data else { return nil }
         return (data, Int(line))

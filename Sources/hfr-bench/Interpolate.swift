@@ -23,12 +23,15 @@ func runInterpolate(_ words: [String]) -> Int32 {
         var previous: Frame?
         var made = 0
         var spent = Duration.zero
+        var cpu = 0.0
         while let frame = try readPicture(width: dims[0], height: dims[1]) {
             if let previous {
                 try writePicture(previous)
                 let start = ContinuousClock.now
+                let cpuStart = processCPUSeconds()
                 let between = try interpolator.frames(between: previous, and: frame, at: fractions)
                 spent += ContinuousClock.now - start
+                cpu += processCPUSeconds() - cpuStart
                 for picture in between { try writePicture(picture) }
                 made += between.count
             }
@@ -37,13 +40,23 @@ func runInterpolate(_ words: [String]) -> Int32 {
         if let previous { try writePicture(previous) }
         let seconds = Double(spent.components.seconds) + Double(spent.components.attoseconds) * 1e-18
         let rate = seconds > 0 ? Double(made) / seconds : 0
-        let line = "interpolated \(made) frames in \(String(format: "%.3f", seconds)) s: "
-            + "\(String(format: "%.1f", rate)) frames/s\n"
+        let line =
+            "interpolated \(made) frames in \(String(format: "%.3f", seconds)) s: "
+            + "\(String(format: "%.1f", rate)) frames/s; \(String(format: "%.1f", Double(made) / max(cpu, 1e-9))) "
+            + "frames per CPU second\n"
         FileHandle.standardError.write(Data(line.utf8))
         return 0
     } catch {
         fail("\(error)")
     }
+}
+
+/// CPU time of this process so far (all threads), in seconds.
+private func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) * 1e-6
+    return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) * 1e-6
 }
 
 private func makeInterpolator(

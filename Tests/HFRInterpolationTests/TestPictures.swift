@@ -30,7 +30,9 @@ enum TestPictures {
         (0..<3).map { index in
             let (w, h) = index == 0 ? (frame.width, frame.height) : ((frame.width + 1) / 2, (frame.height + 1) / 2)
             guard let plane = frame.plane(index) else { return [] }
-            return (0..<h).flatMap { y in Array(UnsafeBufferPointer(start: plane.bytes + y * plane.bytesPerLine, count: w)) }
+            return (0..<h).flatMap { y in
+                Array(UnsafeBufferPointer(start: plane.bytes + y * plane.bytesPerLine, count: w))
+            }
         }
     }
 
