@@ -256,10 +256,9 @@ hfr_flow_settings hfr_flow_default_settings(void) {
 
 hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settings) {
     hfr_flow_settings s = settings ? *settings : hfr_flow_default_settings();
-    if (width < 2 || height < 2 || s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 ||
-        !(s.consistency > 0)) {
-        return nullptr;
-    }
+    if (s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 || !(s.consistency > 0)) return nullptr;
+    // DIS needs a few of its patches (8 to 12 pixels) across the shrunk picture.
+    if (width / s.downscale < 32 || height / s.downscale < 32 || width > 16384 || height > 16384) return nullptr;
     try {
         auto *f = new hfr_flow();
         f->width = width;

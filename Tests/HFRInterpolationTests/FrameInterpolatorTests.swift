@@ -82,3 +82,25 @@ import Testing
         #expect(InterpolationMethod.allCases.map(\.rawValue) == ["flow", "blend", "repeat"])
     }
 }
+
+/// Odd sizes (chroma planes rounded up) and sizes too small for the flow.
+@Suite struct InterpolatorSizeTests {
+    @Test func oddSizedPicturesAreInterpolated() throws {
+        let (width, height) = (321, 181)
+        let frames = try TestPictures.frames(
+            "testsrc2=size=1280x720:rate=240,crop=\(width):\(height):x=200+3*n:y=100+n", width: width, height: height,
+            count: 5)
+        let flow = try #require(try Interpolators.make(.flow, width: width, height: height))
+        let blend = try #require(try Interpolators.make(.blend, width: width, height: height))
+        let byFlow = try flow.frames(between: frames[0], and: frames[4], at: [0.5])[0]
+        let byBlend = try blend.frames(between: frames[0], and: frames[4], at: [0.5])[0]
+        #expect(TestPictures.psnr(byFlow, frames[2]) > TestPictures.psnr(byBlend, frames[2]) + 1)
+    }
+
+    @Test func tooSmallForTheFlow() throws {
+        #expect(throws: InterpolationError.unsupportedSize("40x40")) {
+            try Interpolators.make(.flow, width: 40, height: 40)
+        }
+        #expect(try Interpolators.make(.blend, width: 40, height: 40) != nil)
+    }
+}

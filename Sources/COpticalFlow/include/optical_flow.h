@@ -32,7 +32,8 @@ hfr_flow_settings hfr_flow_default_settings(void);
 
 typedef struct hfr_flow hfr_flow;
 
-/// An interpolator for pictures of this size; NULL when the size or settings are unusable.
+/// An interpolator for pictures of this size; NULL when the settings are unusable or the picture
+/// too small for the flow (under 32 pixels either way once shrunk) or too large (over 16384).
 hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settings);
 void hfr_flow_destroy(hfr_flow *flow);
 
