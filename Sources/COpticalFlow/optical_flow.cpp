@@ -119,11 +119,13 @@ struct hfr_flow {
     int width, height, chromaWidth, chromaHeight;
     hfr_flow_settings settings;
     cv::Ptr<cv::DISOpticalFlow> disForward, disBackward;
-    Level flowLevel, chroma;
+    // The flow's own grid, the chroma grid, and half the chroma grid where the weights are worked out
+    // (they vary slowly; the warps are what needs the detail).
+    Level flowLevel, chroma, coarse;
     cv::Mat luma0, luma1, small0, small1;
     cv::Mat chroma0[2], chroma1[2];
     Level luma;
-    cv::Mat warped0, warped1, weightFloat, weight, lumaWeight, scratchMap, scratchBack;
+    cv::Mat warped0, warped1, weightFloat, coarseWeight, weight, lumaWeight, scratchMap, scratchBack;
     bool hasPair = false;
     std::string error;
 };
@@ -164,27 +166,24 @@ void prepare(hfr_flow *f) {
     const float sigma = f->settings.consistency;
     consistency(l.forward, l.backward, l.grid, sigma, f->scratchMap, f->scratchBack, l.c0);
     consistency(l.backward, l.forward, l.grid, sigma, f->scratchMap, f->scratchBack, l.c1);
-    Level &c = f->chroma;
+    Level &c = f->chroma, &k = f->coarse;
     resizeFlow(l.forward, c.width, c.height, c.forward);
     resizeFlow(l.backward, c.width, c.height, c.backward);
-    if (c.width == l.width && c.height == l.height) {
-        l.c0.copyTo(c.c0);
-        l.c1.copyTo(c.c1);
-    } else {
-        cv::resize(l.c0, c.c0, cv::Size(c.width, c.height), 0, 0, cv::INTER_LINEAR);
-        cv::resize(l.c1, c.c1, cv::Size(c.width, c.height), 0, 0, cv::INTER_LINEAR);
-    }
+    resizeFlow(l.forward, k.width, k.height, k.forward);
+    resizeFlow(l.backward, k.width, k.height, k.backward);
+    cv::resize(l.c0, k.c0, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
+    cv::resize(l.c1, k.c1, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
     resizeFlow(l.forward, f->width, f->height, f->luma.forward);
     resizeFlow(l.backward, f->width, f->height, f->luma.backward);
 }
 
-/// The later picture's weight at time t on the chroma grid (maps left in `c`). Each side's weight is
+/// The later picture's weight at time t, 0…256, on the chroma and luma grids. Each side's weight is
 /// its time weight times two checks at the point it samples: the forward-backward consistency there
 /// (zero outside the picture: a warp that samples beyond the edge has nothing to offer), and whether
 /// the content there really travels to this pixel (its own vector against the one the sample was
 /// taken with: where they differ, the sample belongs to something else, as next to a moving edge).
 void weights(hfr_flow *f, double t) {
-    Level &c = f->chroma;
+    Level &c = f->coarse;
     c.maps(t);
     c.warp0(c.c0, c.k0, cv::BORDER_CONSTANT);
     c.warp1(c.c1, c.k1, cv::BORDER_CONSTANT);
@@ -193,35 +192,36 @@ void weights(hfr_flow *f, double t) {
     f->weightFloat.create(c.height, c.width, CV_32FC1);
     const float a = float(1.0 - t), b = float(t), floor = 1e-3f;
     const float inverse = 1.0f / (f->settings.consistency * f->settings.consistency);
-    cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &rows) {
-        for (int y = rows.start; y < rows.end; y++) {
-            const float *k0 = c.k0.ptr<float>(y), *k1 = c.k1.ptr<float>(y);
-            const float *f0 = c.forward.ptr<float>(y), *f1 = c.backward.ptr<float>(y);
-            const float *s0 = c.s0.ptr<float>(y), *s1 = c.s1.ptr<float>(y);
-            float *w = f->weightFloat.ptr<float>(y);
-            for (int x = 0; x < c.width; x++) {
-                const float dx0 = b * (s0[2 * x] - f0[2 * x]), dy0 = b * (s0[2 * x + 1] - f0[2 * x + 1]);
-                const float dx1 = a * (s1[2 * x] - f1[2 * x]), dy1 = a * (s1[2 * x + 1] - f1[2 * x + 1]);
-                const float r0 = 1.0f / (1.0f + (dx0 * dx0 + dy0 * dy0) * inverse);
-                const float r1 = 1.0f / (1.0f + (dx1 * dx1 + dy1 * dy1) * inverse);
-                const float w0 = a * (k0[x] * r0 + floor), w1 = b * (k1[x] * r1 + floor);
-                w[x] = w1 / (w0 + w1);
-            }
+    for (int y = 0; y < c.height; y++) {
+        const float *k0 = c.k0.ptr<float>(y), *k1 = c.k1.ptr<float>(y);
+        const float *f0 = c.forward.ptr<float>(y), *f1 = c.backward.ptr<float>(y);
+        const float *s0 = c.s0.ptr<float>(y), *s1 = c.s1.ptr<float>(y);
+        float *w = f->weightFloat.ptr<float>(y);
+        for (int x = 0; x < c.width; x++) {
+            // Vectors on this grid are half the chroma's: the check is in chroma pixels.
+            const float dx0 = 2 * b * (s0[2 * x] - f0[2 * x]), dy0 = 2 * b * (s0[2 * x + 1] - f0[2 * x + 1]);
+            const float dx1 = 2 * a * (s1[2 * x] - f1[2 * x]), dy1 = 2 * a * (s1[2 * x + 1] - f1[2 * x + 1]);
+            const float r0 = 1.0f / (1.0f + (dx0 * dx0 + dy0 * dy0) * inverse);
+            const float r1 = 1.0f / (1.0f + (dx1 * dx1 + dy1 * dy1) * inverse);
+            const float w0 = a * (k0[x] * r0 + floor), w1 = b * (k1[x] * r1 + floor);
+            w[x] = w1 / (w0 + w1);
         }
-    });
-    f->weightFloat.convertTo(f->weight, CV_16U, 256.0);
+    }
+    f->weightFloat.convertTo(f->coarseWeight, CV_16U, 256.0);
+    cv::resize(f->coarseWeight, f->weight, cv::Size(f->chroma.width, f->chroma.height), 0, 0, cv::INTER_LINEAR);
+    cv::resize(f->coarseWeight, f->lumaWeight, cv::Size(f->width, f->height), 0, 0, cv::INTER_LINEAR);
 }
 
 void synthesize(hfr_flow *f, double t, hfr_picture *out) {
     weights(f, t);
-    const Level &c = f->chroma;
+    Level &c = f->chroma;
+    c.maps(t);
     for (int p = 0; p < 2; p++) {
         c.warp0(f->chroma0[p], f->warped0, cv::BORDER_REPLICATE);
         c.warp1(f->chroma1[p], f->warped1, cv::BORDER_REPLICATE);
         cv::Mat dst = Plane::wrap(out->data[p + 1], out->linesize[p + 1], c.width, c.height).mat;
         mix(f->warped0, f->warped1, f->weight, dst);
     }
-    cv::resize(f->weight, f->lumaWeight, cv::Size(f->width, f->height), 0, 0, cv::INTER_LINEAR);
     f->luma.maps(t);
     f->luma.warp0(f->luma0, f->warped0, cv::BORDER_REPLICATE);
     f->luma.warp1(f->luma1, f->warped1, cv::BORDER_REPLICATE);
@@ -270,6 +270,7 @@ hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settin
         f->disBackward = makeDIS(s);
         f->flowLevel.reset((width + s.downscale - 1) / s.downscale, (height + s.downscale - 1) / s.downscale);
         f->chroma.reset(f->chromaWidth, f->chromaHeight);
+        f->coarse.reset((f->chromaWidth + 1) / 2, (f->chromaHeight + 1) / 2);
         f->luma.reset(width, height);
         return f;
     } catch (...) {
