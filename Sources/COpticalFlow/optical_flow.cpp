@@ -7,9 +7,12 @@
 // Per in-between time t: each picture is warped to t along its own flow (backward warping:
 // x − t·F01(x) in the earlier, x − (1−t)·F10(x) in the later) and the two are blended with weights
 // (1−t)·c0 and t·c1, the consistencies read at the points each warp samples (zero outside the
-// picture), so what one side cannot explain is taken from the other, and what neither explains fades
-// between them instead of tearing. Chroma is warped with the flow at its own resolution and the same
-// weights. All buffers belong to the interpolator and are reused from pair to pair.
+// picture, and lowered where the sampled content moves differently from the vector that fetched it), so
+// what one side cannot explain is taken from the other, and what neither explains fades between them
+// instead of tearing. Chroma is warped with the flow at its own resolution; the weights are worked out
+// on half the chroma grid and scaled up. Both cores: the two estimates run on two threads, the rest
+// splits rows over OpenCV's threads. All buffers belong to the interpolator and are reused from pair to
+// pair (about 50 MB at 720p, 110 MB at 1080p).
 #include "optical_flow.h"
 
 #include <opencv2/core.hpp>
@@ -245,6 +248,12 @@ template <typename Body> int guarded(hfr_flow *f, Body body) {
 
 extern "C" {
 
+// Measured on 720p clips (scripts/bench interpolate: a test pattern, a pan and zoom over a photograph
+// with an object crossing it, a rotation), 60 → 240 fps: DIS "fast" on the luma shrunk by 2. On the pan,
+// "medium" adds 0.05 dB for 4 to 5 times the estimate's cost, "ultrafast" saves ~10% of the whole and
+// loses 0.9 dB (0.5 on the rotation); no shrinking adds 0.6 dB for twice the whole, shrinking by 4
+// loses 2.6 dB. The consistency scale barely moves PSNR (±0.05 dB from 0.01 to 100): it acts only
+// where the flows disagree, a small part of these pictures.
 hfr_flow_settings hfr_flow_default_settings(void) {
     hfr_flow_settings s;
     s.preset = cv::DISOpticalFlow::PRESET_FAST;
