@@ -12,7 +12,7 @@
 // instead of tearing. Chroma is warped with the flow at its own resolution; the weights are worked out
 // on half the chroma grid and scaled up. Both cores: the two estimates run on two threads, the rest
 // splits rows over OpenCV's threads. All buffers belong to the interpolator and are reused from pair to
-// pair (about 50 MB at 720p, 110 MB at 1080p).
+// pair (peak RSS about 60 MB above blending at 720p, 150 MB at 1080p, flat over a clip).
 #include "optical_flow.h"
 
 #include <opencv2/core.hpp>

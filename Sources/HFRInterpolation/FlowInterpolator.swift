@@ -3,8 +3,9 @@ import HFRMedia
 
 /// Motion-compensated interpolation: OpenCV's DIS optical flow both ways between the neighbours,
 /// both warped to the new picture's time and blended where the two flows agree (see
-/// `Sources/COpticalFlow/optical_flow.cpp`). Holds its working buffers (a few full-size planes of
-/// floats) from pair to pair; one pair at a time.
+/// `Sources/COpticalFlow/optical_flow.cpp`). Uses both cores for each pair. Holds its working
+/// buffers from pair to pair (about 60 MB at 720p, 150 MB at 1080p); one pair at a time, so a caller
+/// that wants pairs in parallel makes one interpolator per thread.
 public final class FlowInterpolator: FrameInterpolator {
     let geometry: PictureGeometry
     private let flow: OpaquePointer
