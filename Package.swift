@@ -37,6 +37,17 @@ let package = Package(
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
         .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CRubberBand"]),
+        // Frame interpolation on OpenCV (Debian libopencv-video-dev: DIS optical flow, remap) behind a
+        // C interface. Debian ships no opencv4.pc for the video module alone: the flags are spelled out.
+        .target(
+            name: "COpticalFlow",
+            cxxSettings: [.unsafeFlags(["-isystem", "/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_video"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+            ]
+        ),
+        // Synthesizing in-between frames: optical flow, blending.
+        .target(name: "HFRInterpolation", dependencies: ["HFRMedia", "COpticalFlow"]),
         // Batches: manifests, shards, resume records, child exports, reports.
         .target(name: "HFRBatch", dependencies: ["HFRMedia"]),
         .target(
@@ -46,7 +57,7 @@ let package = Package(
             ]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
-        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "HFRPipeline"]),
+        .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "HFRPipeline", "HFRInterpolation"]),
 
         // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
@@ -59,6 +70,7 @@ let package = Package(
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
         .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
+        .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CV4L2"]),
         // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.

@@ -1,5 +1,6 @@
 // hfr-bench: drives hfr's own encode path on raw input, for scripts/bench.
 //   hfr-bench encode --input RAW.yuv --size WxH --fps N --layers L --bitrate B --output OUT.h264
+//   hfr-bench interpolate --size WxH --method flow|blend ... (Interpolate.swift)
 // Reads I420 frames, encodes them with the layered OpenH264 encoder exactly as `hfr record` does,
 // writes the Annex B stream.
 //   hfr-bench mjpeg --input IN.mjpeg --size WxH --fps N [--decoders D] [--live yes] ...
@@ -16,6 +17,7 @@ func fail(_ message: String) -> Never {
 
 var options: [String: String] = [:]
 var words = Array(CommandLine.arguments.dropFirst())
+if words.first == "interpolate" { exit(runInterpolate(Array(words.dropFirst()))) }
 guard let command = words.first, ["encode", "mjpeg"].contains(command) else {
     fail("usage: hfr-bench encode|mjpeg --input F --size WxH --fps N ...")
 }
