@@ -225,12 +225,15 @@ public final class BatchRunner: Sendable {
     }
 
     /// Whether an export that did not succeed was stopped rather than failed, judged by how it
-    /// ended: exit 130 is an interrupted export (SPEC.md); SIGINT, SIGTERM or SIGKILL count only
-    /// when the batch was stopping (it sent them), as anything else killing it is a failure.
+    /// ended: exit 130 is an interrupted export (SPEC.md), and so is one that SIGINT or SIGTERM
+    /// ended before its handler was in place — Ctrl-C, `scancel` and a pod's termination signal
+    /// the batch and its exports together, so the export may end before the batch hears of the
+    /// stop. SIGKILL counts only when the batch was stopping (it sent it); anything else killing
+    /// an export (the OOM killer, a crash) is a failure.
     static func isCancellation(_ termination: ChildProcess.Termination, batchIsStopping: Bool) -> Bool {
         switch termination {
         case .exited(let code): code == 130
-        case .signalled(let signal): batchIsStopping && [SIGINT, SIGTERM, SIGKILL].contains(signal)
+        case .signalled(let signal): [SIGINT, SIGTERM].contains(signal) || (batchIsStopping && signal == SIGKILL)
         }
     }
 

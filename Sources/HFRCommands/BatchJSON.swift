@@ -10,9 +10,6 @@ enum BatchJSON {
         manifest: String, shard: Shard, shardSource: String?, workers: Int, manifestJobs jobs: [BatchJob],
         results: [JobResult], run: (started: Date, seconds: Double, hostname: String), stoppedEarly: Bool
     ) -> JSONValue {
-        func count(_ status: JobResult.Status) -> JSONValue {
-            .int(Int64(results.filter { $0.status == status }.count))
-        }
         return .object([
             ("schema", .string(schema)),
             ("manifest", .string(manifest)),
@@ -28,20 +25,25 @@ enum BatchJSON {
             ("manifestJobs", .int(Int64(jobs.count))),
             ("hostname", .string(run.hostname)),
             ("started", .string(timestamp(run.started))),
-            (
-                "totals",
-                .object([
-                    ("jobs", .int(Int64(results.count))),
-                    ("succeeded", count(.succeeded)),
-                    ("failed", count(.failed)),
-                    ("skipped", count(.skipped)),
-                    ("cancelled", count(.cancelled)),
-                    ("notRun", count(.notRun)),
-                ])
-            ),
+            ("totals", totals(results)),
             ("stoppedEarly", .bool(stoppedEarly)),
             ("elapsedSeconds", .double(run.seconds)),
             ("jobs", .array(results.map(job))),
+        ])
+    }
+
+    /// How many jobs ended each way (`totals`, the same in a shard's report and a merged one).
+    static func totals(_ results: [JobResult]) -> JSONValue {
+        func count(_ status: JobResult.Status) -> JSONValue {
+            .int(Int64(results.filter { $0.status == status }.count))
+        }
+        return .object([
+            ("jobs", .int(Int64(results.count))),
+            ("succeeded", count(.succeeded)),
+            ("failed", count(.failed)),
+            ("skipped", count(.skipped)),
+            ("cancelled", count(.cancelled)),
+            ("notRun", count(.notRun)),
         ])
     }
 

@@ -7,9 +7,6 @@ enum BatchMergeJSON {
 
     static func document(_ merged: ReportMerge) -> JSONValue {
         let results = merged.results
-        func count(_ status: JobResult.Status) -> JSONValue {
-            .int(Int64(results.filter { $0.status == status }.count))
-        }
         let jobs = zip(results, merged.shardOfResult).map { result, shard in
             guard case .object(let members) = BatchJSON.job(result) else { return BatchJSON.job(result) }
             return JSONValue.object(members + [("shard", .int(Int64(shard)))])
@@ -20,17 +17,7 @@ enum BatchMergeJSON {
             ("jobSet", .string(merged.jobSet)),
             ("manifestJobs", .int(Int64(merged.manifestJobs))),
             ("shards", .array(merged.shards.map(shard))),
-            (
-                "totals",
-                .object([
-                    ("jobs", .int(Int64(results.count))),
-                    ("succeeded", count(.succeeded)),
-                    ("failed", count(.failed)),
-                    ("skipped", count(.skipped)),
-                    ("cancelled", count(.cancelled)),
-                    ("notRun", count(.notRun)),
-                ])
-            ),
+            ("totals", BatchJSON.totals(results)),
             ("stoppedEarly", .bool(merged.shards.contains { $0.stoppedEarly })),
             ("jobs", .array(jobs)),
         ])

@@ -23,6 +23,13 @@ extension Frame {
         let base = UnsafeMutablePointer(mutating: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
         let needed = av_image_fill_pointers(&planes, format.av, Int32(height), base, lines)
         guard needed > 0, bytes.count >= Int(needed) else { return nil }
+        return try view(planes: planes, lines: lines, width: width, height: height, format: format)
+    }
+
+    /// A frame of this geometry whose plane `i` is `planes[i]` with the stride `lines[i]` (not owned).
+    static func view(
+        planes: [UnsafeMutablePointer<UInt8>?], lines: [Int32], width: Int, height: Int, format: PixelFormat
+    ) throws(AVFailure) -> Frame {
         let frame = try Frame()
         let f = frame.pointer
         f.pointee.width = Int32(width)
@@ -30,11 +37,11 @@ extension Frame {
         f.pointee.format = format.rawValue
         withUnsafeMutableBytes(of: &f.pointee.data) { data in
             let d = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
-            for i in 0..<4 { d[i] = planes[i] }
+            for (i, plane) in planes.prefix(4).enumerated() { d[i] = plane }
         }
         withUnsafeMutableBytes(of: &f.pointee.linesize) { size in
             let s = size.bindMemory(to: Int32.self)
-            for i in 0..<4 { s[i] = lines[i] }
+            for (i, line) in lines.prefix(4).enumerated() { s[i] = line }
         }
         return frame
     }

@@ -30,21 +30,10 @@ extension Frame {
     ) throws(AVFailure) -> Frame? {
         let sizes = try planeSizes(width: width, height: height, format: format, bytesPerLine: bytesPerLine)
         guard planes.count == sizes.count, zip(planes, sizes).allSatisfy({ $0.count >= $1 }) else { return nil }
-        let frame = try Frame()
-        let f = frame.pointer
-        f.pointee.width = Int32(width)
-        f.pointee.height = Int32(height)
-        f.pointee.format = format.rawValue
-        withUnsafeMutableBytes(of: &f.pointee.data) { data in
-            let d = data.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)
-            for (i, plane) in planes.enumerated() {
-                d[i] = UnsafeMutablePointer(mutating: plane.baseAddress?.assumingMemoryBound(to: UInt8.self))
-            }
+        let pointers = planes.map {
+            UnsafeMutablePointer(mutating: $0.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
-        withUnsafeMutableBytes(of: &f.pointee.linesize) { size in
-            let s = size.bindMemory(to: Int32.self)
-            for (i, stride) in bytesPerLine.enumerated() { s[i] = Int32(stride) }
-        }
-        return frame
+        return try view(
+            planes: pointers, lines: bytesPerLine.map { Int32($0) }, width: width, height: height, format: format)
     }
 }
