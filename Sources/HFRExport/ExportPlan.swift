@@ -95,10 +95,11 @@ public struct ExportPlan: Sendable {
                 ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
             reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
             interpolation: settings.interpolation)
-        if plan.synthesis == .flow, (try? FlowInterpolator(width: analysis.video.width, height: analysis.video.height)) == nil {
+        let (width, height) = (analysis.video.width, analysis.video.height)
+        if plan.synthesis == .flow, (try? FlowInterpolator(width: width, height: height)) == nil {
             plan.interpolation = .blend
             plan.notes.append(
-                "\(analysis.video.width)x\(analysis.video.height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
+                "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
             )
         }
         return plan

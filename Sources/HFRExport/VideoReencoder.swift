@@ -63,8 +63,9 @@ final class VideoReencoder {
     }
 
     /// The interpolator the plan's method needs (`ExportPlan.synthesis`); nil when none is made.
-    static func interpolator(plan: ExportPlan, width: Int, height: Int) throws(ExportFailure) -> (any FrameInterpolator)?
-    {
+    static func interpolator(
+        plan: ExportPlan, width: Int, height: Int
+    ) throws(ExportFailure) -> (any FrameInterpolator)? {
         guard let method = plan.synthesis else { return nil }
         do {
             return try Interpolators.make(method, width: width, height: height)

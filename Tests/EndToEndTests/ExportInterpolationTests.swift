@@ -112,8 +112,10 @@ import Testing
             let report = dir.path("time-\(seconds).txt")
             let r = try Tool.run(
                 "/usr/bin/time",
-                ["-o", report, "-f", "%M", Tool.hfrPath, "export", input, out, "--speed", "0.125", "--fps", "30",
-                 "--range", "0-\(seconds)", "--json"])
+                [
+                    "-o", report, "-f", "%M", Tool.hfrPath, "export", input, out, "--speed", "0.125", "--fps", "30",
+                    "--range", "0-\(seconds)", "--json",
+                ])
             #expect(r.status == 0, "stderr: \(r.stderr)")
             let json = try Tool.json(r.stdout)
             #expect((json["video"] as? [String: Any])?["interpolatedFrames"] as? Int == made)
@@ -127,7 +129,8 @@ import Testing
 
     /// The output's `com.hfr.interpolated` tag, as ffprobe and `hfr probe` read it.
     func checkTag(_ path: String, method: String?) throws {
-        let tags = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", path])
+        let tags = try Tool.run(
+            "ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "default=nw=1", path])
         let lines = tags.stdout.lowercased().split(separator: "\n").filter { $0.contains("com.hfr.interpolated") }
         #expect(lines == (method.map { ["tag:com.hfr.interpolated=\($0)"] } ?? []), "\(tags.stdout)")
         let probe = try Tool.hfr(["probe", "--json", path])
