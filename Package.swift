@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "CMicroHTTPD"]),
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
-        .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "CRubberBand"]),
+        .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "HFRInterpolation", "CRubberBand"]),
         // Frame interpolation on OpenCV (Debian libopencv-video-dev: DIS optical flow, remap) behind a
         // C interface. Debian ships no opencv4.pc for the video module alone: the flags are spelled out.
         .target(
@@ -53,7 +53,8 @@ let package = Package(
         .target(
             name: "HFRCommands",
             dependencies: [
-                "HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRBatch", "HFRPreview",
+                "HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRInterpolation", "HFRBatch",
+                "HFRPreview",
             ]),
         .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.

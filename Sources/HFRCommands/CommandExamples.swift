@@ -52,6 +52,9 @@ extension ExportCommand {
                 "Real time, then 4x slower from second 2 to 4, then real time again",
                 "hfr export clip.mp4 ramp.mp4 --ramp 0-2@1,2-4@0.25,4-@1 --fps 30"),
             CommandExample(
+                "8x slower at 30 fps from 120 fps: every other frame made from motion (optical flow)",
+                "hfr export clip.mp4 slower.mp4 --speed 0.125 --fps 30 --interpolate flow"),
+            CommandExample(
                 "Half speed, seconds 1.5 to 6 only, audio stretched in the time domain",
                 "hfr export clip.mp4 cut.mkv --speed 0.5 --range 1.5-6 --audio time-domain"),
             CommandExample(

@@ -1,5 +1,6 @@
 import Foundation
 import HFRExport
+import HFRInterpolation
 import HFRMedia
 import HFRPipeline
 
@@ -39,6 +40,13 @@ public struct ExportCommand: Command {
         --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
         lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and
         names the nearest lossless choice; always re-encodes.
+
+        --interpolate flow (default) makes the frames a speed below the capture rate needs (C·S/O < 1:
+        each output frame advances the source by less than one captured frame) from motion: dense
+        optical flow both ways between the two captured frames around each new one, both warped to its
+        time and blended where the flows agree; blend cross-fades the two; repeat shows the earlier one
+        again. Only re-encoded segments need them; an output holding made frames is tagged
+        com.hfr.interpolated (the method) and the --json report counts them (video.interpolatedFrames).
 
         --audio spectral (default): Rubber Band, offline, pitch kept; time-domain: WSOLA (atempo);
         varispeed: resampled, pitch follows speed; mute: no audio. Audio lasts as long as the video,
@@ -84,6 +92,10 @@ public struct ExportCommand: Command {
         .value(
             "reencode", "auto|never|always", help: "When lossless copying cannot do it (default auto).",
             choices: ExportSettings.ReencodePolicy.allCases.map(\.rawValue)),
+        .value(
+            "interpolate", "METHOD",
+            help: "New frames below the capture rate: flow (default, motion), blend or repeat.",
+            choices: InterpolationMethod.allCases.map(\.rawValue)),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
@@ -113,8 +125,12 @@ public struct ExportCommand: Command {
         guard let reencode = ExportSettings.ReencodePolicy(rawValue: arguments.value("reencode") ?? "auto") else {
             throw .usage("--reencode must be auto, never or always", of: command)
         }
+        guard let interpolation = InterpolationMethod(rawValue: arguments.value("interpolate") ?? "flow") else {
+            throw .usage("--interpolate must be flow, blend or repeat", of: command)
+        }
         var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
+        settings.interpolation = interpolation
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
         self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"

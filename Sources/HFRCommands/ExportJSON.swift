@@ -29,6 +29,8 @@ enum ExportJSON {
                     ("reencoded", .bool(r.isReencoded)),
                     ("kernelCopy", .bool(r.isKernelCopy)),
                     ("reencodeReason", .optional(r.reencodeReason.map { .string($0) })),
+                    ("interpolatedFrames", .int(Int64(r.interpolatedFrames))),
+                    ("interpolation", .optional(r.interpolation.map { .string($0) })),
                 ])
             ),
             (
@@ -56,6 +58,7 @@ enum ExportJSON {
     static func summaryLine(_ r: ExportReport) -> String {
         let how = r.isReencoded ? "re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
         var line = "Exported \(r.output): \(r.framesOut) of \(r.framesIn) frames \(how), "
+        if let method = r.interpolation { line += "\(r.interpolatedFrames) made between them (\(method)), " }
         line +=
             "\(DecimalText.fixed(r.outputDuration.doubleValue, digits: 3)) s at \(r.outputRate.compactDescription) fps"
         line += ", audio \(r.audioAlgorithm)"

@@ -21,6 +21,9 @@ enum ExportPlanText {
         out += "\nOutput: \(p.framesOut) frames at \(p.outputRate.compactDescription) fps, "
         out += "\(seconds(p.outputDuration)) s"
         if p.hiddenFrames > 0 { out += ", \(p.hiddenFrames) of them before the start (hidden by an edit list)" }
+        if let method = p.interpolation {
+            out += ", \(p.interpolatedFrames) of them made between captured frames (\(method))"
+        }
         out += "; audio \(p.audioAlgorithm == "copy" ? "copied" : p.audioAlgorithm)\n"
         for note in p.notes { out += "Note: \(note)\n" }
         return out
@@ -38,6 +41,11 @@ enum ExportPlanText {
 
     /// What a segment keeps: every frame, the re-encoder's choice, or the kept frames per layer.
     static func kept(_ s: ExportPreview.Segment) -> String {
+        if let method = s.interpolation {
+            return method == "repeat"
+                ? "earlier frame again between captured ones (repeat)"
+                : "\(s.frames.interpolated) made between captured frames (\(method))"
+        }
         if s.maxLevel == nil { return "nearest frame per output frame" }
         if s.keepsEveryFrame { return "every frame" }
         return levels(s.frames.kept) + " (1 in \(s.stride.compactDescription))"

@@ -160,6 +160,7 @@ enum ProbeJSON {
                     })
             ),
             ("exportTimeMap", .optional(v.exportTimeMap.map(timeMap))),
+            ("interpolation", .optional(v.interpolation.map { .string($0) })),
         ])
     }
 

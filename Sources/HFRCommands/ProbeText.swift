@@ -95,6 +95,11 @@ enum ProbeText {
         }
         lines.append(capture)
         if let map = v.exportTimeMap, map.isRamp { lines += timeMap(map) }
+        if let method = v.interpolation {
+            lines.append(
+                "Interpolated: holds frames hfr export made between captured ones (\(method), \(Prober.interpolatedKey))"
+            )
+        }
         lines += v.captureRateNotes.map { "Note: \($0)" }
         guard v.isBitstreamAnalyzed else {
             lines.append("Temporal structure: not analysed (only H.264 and HEVC bitstreams are parsed)")

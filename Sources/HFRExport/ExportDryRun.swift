@@ -28,7 +28,8 @@ extension ExportPipeline {
     }
 
     /// The video frames the export would write, per segment: copies through `CopySelection` (after
-    /// the same `FrameParser` reading of each packet), re-encodes one frame per slot of the plan.
+    /// the same `FrameParser` reading of each packet), re-encodes one frame per slot of the plan, decided
+    /// from the frames' times as the re-encoder decides them (`SlotSchedule`: new pictures counted).
     /// Also the spacing of the frames' times, as the export's pass measures it.
     private func count(
         _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64
@@ -48,6 +49,8 @@ extension ExportPipeline {
         }
         var decodeTimes = CopySelection.evenDecodeTimes(plan)
         var spacing = GapRange()
+        /// A re-encode's source frame times: the slots between them are decided as the re-encoder does.
+        var times: [Rational] = []
         demuxer.discardStreams(except: [video.index])
         while try ExportPipeline.read(demuxer, into: packet) {
             guard packet.streamIndex == video.index else { continue }
@@ -57,7 +60,9 @@ extension ExportPipeline {
             spacing.keep(packet.pts)
             guard let pts = packet.pts else { continue }
             guard let selection else {
-                tally.countSource(at: Rational.seconds(pts, in: video.timeBase) - analysis.origin, plan: plan)
+                let time = Rational.seconds(pts, in: video.timeBase) - analysis.origin
+                tally.countSource(at: time, plan: plan)
+                times.append(time)
                 continue
             }
             // Parsed and checked as the copy does (`VideoOutput`): a malformed packet fails the same way.
@@ -80,11 +85,12 @@ extension ExportPipeline {
         if tally.framesIn == 0 { throw .badInput("the video stream has no frames") }
         if plan.layers == nil {
             let (timeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)
-            var slot: Int64 = 0
-            while let t = plan.reencodedSlotTime(slot) {
-                let span = (Rational(slot * frameTicks) * timeBase, Rational((slot + 1) * frameTicks) * timeBase)
-                tally.countSlot(at: t, span: span, plan: plan)
-                slot += 1
+            let makesPictures = plan.synthesis != nil
+            SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: video.timeBase, times: times) { d in
+                let span = (Rational(d.slot * frameTicks) * timeBase, Rational((d.slot + 1) * frameTicks) * timeBase)
+                var isNew = false
+                if case .between = d.pick { isNew = makesPictures }
+                tally.countSlot(at: d.time, span: span, plan: plan, isNew: isNew)
             }
         }
         return (tally, spacing)

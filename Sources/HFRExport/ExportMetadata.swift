@@ -13,15 +13,18 @@ enum ExportMetadata {
 
     /// The tags; into MP4/MOV (`isISO`) Android's key holds `MP4MetadataPatch.placeholder`, which
     /// `floatTags` then replaces with a float32 as Android writes it (Matroska keeps the decimal text).
+    /// `com.hfr.interpolated` (the method) when the output holds pictures made between captured frames.
     static func tags(plan: ExportPlan, sourceCaptureRate: Rational, isISO: Bool) -> [String: String] {
         let capture = captureRate(plan: plan, sourceCaptureRate: sourceCaptureRate)
-        return [
+        var tags = [
             Prober.androidCaptureRateKey: isISO ? MP4MetadataPatch.placeholder : DecimalText.fixed(capture, digits: 6),
             Prober.captureRateKey: capture.description,
             "com.hfr.export.speed": plan.realMap.description,
             "com.hfr.export.slowmotion": plan.realMap.slowestSpeed.reciprocal.description,
             "com.hfr.export.source.fps": sourceCaptureRate.description,
         ]
+        if let method = plan.synthesis { tags[Prober.interpolatedKey] = method.rawValue }
+        return tags
     }
 
     /// The float32 values `MP4MetadataPatch.setFloat32` writes after the trailer of an MP4/MOV.

@@ -237,6 +237,8 @@ public final class ExportPipeline {
         report.framesIn = video.framesIn
         report.framesOut = video.framesOut
         report.droppedByLevel = video.droppedByLevel
+        report.interpolatedFrames = video.interpolatedOut
+        report.interpolation = plan.synthesis?.rawValue
         if let retimed = audio?.retimedSamples {
             report.audioSampleRate = retimed.sampleRate
             report.audioSamples = retimed.samples

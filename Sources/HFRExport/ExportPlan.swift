@@ -1,3 +1,4 @@
+import HFRInterpolation
 import HFRMedia
 import HFRProbe
 
@@ -28,7 +29,9 @@ public struct ExportPlan: Sendable {
     /// Speed 1 throughout: audio packets are copied.
     public let copiesAudio: Bool
     /// What was adjusted and should be said (snapped cut points, moved boundaries).
-    public let notes: [String]
+    public internal(set) var notes: [String]
+    /// How pictures are made where a re-encoded segment needs more frames than were captured.
+    public internal(set) var interpolation: InterpolationMethod
 
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
@@ -85,12 +88,21 @@ public struct ExportPlan: Sendable {
             throw .badInput(
                 "needs re-encoding, but its \(analysis.video.width)x\(analysis.video.height) video \(problem)")
         }
-        return ExportPlan(
+        var plan = ExportPlan(
             captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
             decodeStart: cut.decodeStart,
             layers: isLossless
                 ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
-            reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes)
+            reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
+            interpolation: settings.interpolation)
+        let (width, height) = (analysis.video.width, analysis.video.height)
+        if plan.synthesis == .flow, (try? FlowInterpolator(width: width, height: height)) == nil {
+            plan.interpolation = .blend
+            plan.notes.append(
+                "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
+            )
+        }
+        return plan
     }
 
     /// The time map and output rate a mode asks for.
@@ -202,6 +214,9 @@ public struct ExportPlan: Sendable {
                 : "dropping its non-reference frames allows keeping 1 frame in \(reachable)"
         let needs =
             "keeping 1 frame in \(TimeMap.seconds(stride)) of \(c.compactDescription) fps needs re-encoding; \(what)"
+        if stride < Rational(1), let fewer = newFramesReason(segment: segment, mode: mode, stride: stride, c: c, o: o) {
+            return fewer
+        }
         let sorted = strides.keys.sorted()
         func nearest(_ candidates: [Rational], to target: Rational) -> Rational {
             candidates.min { abs(($0 - target).doubleValue) < abs(($1 - target).doubleValue) }!
@@ -221,6 +236,52 @@ public struct ExportPlan: Sendable {
             let speeds = sorted.map { Rational(Int64($0)) * o / c }
             return
                 "ramp segment \(TimeMap.seconds(segment.start))-\(segment.end.map(TimeMap.seconds) ?? "")@\(TimeMap.seconds(segment.speed)) at \(o.compactDescription) fps: \(needs); nearest lossless speed: \(TimeMap.seconds(nearest(speeds, to: segment.speed)))"
+        }
+    }
+}
+
+extension ExportPlan {
+    /// Source frames per output frame in segment `i` of the map (C·S/O).
+    public func stride(ofSegment i: Int) -> Rational {
+        LayerPlan.stride(capture: streamRate, speed: map.segments[i].speed, output: outputRate)
+    }
+
+    /// Whether segment `i` is re-encoded with frames made between the captured ones: each output
+    /// frame advances the source by less than one captured frame (C·S/O < 1).
+    public func needsNewFrames(segment i: Int) -> Bool {
+        layers == nil && stride(ofSegment: i) < Rational(1)
+    }
+
+    /// The method that synthesizes pictures in this export; nil when none is made (copied, `repeat`,
+    /// or no segment within the range needs new frames). The output's `com.hfr.interpolated` tag.
+    public var synthesis: InterpolationMethod? {
+        guard interpolation != .repeat else { return nil }
+        let needed = map.segments.indices.contains { i in
+            let s = map.segments[i]
+            return needsNewFrames(segment: i) && s.start < end && (s.end ?? end) > start
+        }
+        return needed ? interpolation : nil
+    }
+
+    /// Why a segment whose output frames advance the source by less than a captured frame cannot
+    /// be copied: the frames between must be made. Names the slowest lossless speed at the output
+    /// rate (O/C: every captured frame shown once); nil for modes that name another choice.
+    static func newFramesReason(
+        segment: TimeMap.Segment, mode: ExportSettings.Mode, stride: Rational, c: Rational, o: Rational
+    ) -> String? {
+        let needs =
+            "each output frame advances the source by \(stride.compactDescription) of a \(c.compactDescription) fps "
+            + "frame: frames between the captured ones must be made (--interpolate), which needs re-encoding"
+        let slowest = TimeMap.seconds(o / c)
+        switch mode {
+        case .speed(let s, _):
+            return
+                "--speed \(TimeMap.seconds(s)) at \(o.compactDescription) fps: \(needs); slowest lossless speed at \(o.compactDescription) fps: --speed \(slowest)"
+        case .ramp:
+            return
+                "ramp segment \(TimeMap.seconds(segment.start))-\(segment.end.map(TimeMap.seconds) ?? "")@\(TimeMap.seconds(segment.speed)) at \(o.compactDescription) fps: \(needs); slowest lossless speed at \(o.compactDescription) fps: \(slowest)"
+        case .realTime, .conform:
+            return nil
         }
     }
 }

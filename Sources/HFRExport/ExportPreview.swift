@@ -18,6 +18,9 @@ public struct ExportPreview: Sendable {
         public let maxLevel: Int?
         /// Whether every frame of the segment is written (no layer dropped), copied or not.
         public let keepsEveryFrame: Bool
+        /// Re-encoded with fewer than one captured frame per output frame (C·S/O < 1): how the frames
+        /// between are made (`flow`, `blend`, `repeat`); nil otherwise. `frames.interpolated` counts them.
+        public let interpolation: String?
         public let frames: FrameTally.Segment
         /// Output seconds the segment's written frames span (from the first's start to the last's
         /// end; the map's span when it has none), from the output's start.
@@ -46,6 +49,10 @@ public struct ExportPreview: Sendable {
     public let framesOut: Int
     /// Written frames before the range start, hidden by an edit list.
     public let hiddenFrames: Int
+    /// Written frames that are new pictures made between captured ones.
+    public let interpolatedFrames: Int
+    /// The method that makes them (`flow`, `blend`); nil when none are made.
+    public let interpolation: String?
     /// Video seconds of the output: where its last frame ends.
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
@@ -74,6 +81,8 @@ public struct ExportPreview: Sendable {
         framesIn = tally.framesIn
         framesOut = tally.framesOut
         hiddenFrames = tally.hidden
+        interpolatedFrames = tally.interpolated
+        interpolation = plan.synthesis?.rawValue
         self.outputDuration = outputDuration
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
         self.notes = notes
@@ -99,7 +108,8 @@ public struct ExportPreview: Sendable {
             return Segment(
                 sourceStart: from * k, sourceEnd: max(from, to) * k, speed: s.speed * k,
                 stride: LayerPlan.stride(capture: plan.streamRate, speed: s.speed, output: plan.outputRate),
-                maxLevel: maxLevel, keepsEveryFrame: keepsAll && frames.dropped.isEmpty, frames: frames,
+                maxLevel: maxLevel, keepsEveryFrame: keepsAll && frames.dropped.isEmpty,
+                interpolation: plan.needsNewFrames(segment: i) ? plan.interpolation.rawValue : nil, frames: frames,
                 outputStart: frames.outputStart ?? plan.map.outputTime(at: from) - base,
                 outputEnd: frames.outputEnd ?? plan.map.outputTime(at: max(from, to)) - base)
         }

@@ -14,6 +14,9 @@ public struct ExportReport: Sendable {
     public var framesOut = 0
     /// Frames dropped per level (temporal id, or 1 = non-reference frames), lossless only.
     public var droppedByLevel: [Int: Int] = [:]
+    /// Of `framesOut`, new pictures made between captured frames, and the method (nil: none made).
+    public var interpolatedFrames = 0
+    public var interpolation: String?
     public var levelSignalling: String
     public var isReencoded: Bool
     /// The video samples were copied file to file by the kernel (`MappedCopy`), not read and written.

@@ -1,3 +1,4 @@
+import HFRInterpolation
 import HFRMedia
 
 /// What `hfr export` was asked to do, validated but not yet matched against the input.
@@ -42,6 +43,9 @@ public struct ExportSettings: Sendable {
     public var timing: InputTiming?
     /// `--rotate`: the output's display matrix, degrees clockwise (0 = none); nil keeps the input's.
     public var rotation: Int?
+    /// `--interpolate`: how frames are made where each output frame advances the source by less than
+    /// one captured frame (C·S/O < 1).
+    public var interpolation: InterpolationMethod = .flow
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

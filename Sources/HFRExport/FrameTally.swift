@@ -13,6 +13,8 @@ public struct FrameTally: Sendable {
         public var dropped: [Int: Int] = [:]
         /// Written frames before the range start (decoded as references, hidden by an edit list).
         public var hidden = 0
+        /// Of the written frames, new pictures made between captured ones (a re-encode's `flow`, `blend`).
+        public var interpolated = 0
 
         /// Output seconds from the first shown frame written for it to where its last one ends.
         public var outputStart: Rational?
@@ -47,6 +49,7 @@ public struct FrameTally: Sendable {
 
     public var framesOut: Int { segments.map(\.framesOut).reduce(0, +) }
     public var hidden: Int { segments.map(\.hidden).reduce(0, +) }
+    public var interpolated: Int { segments.map(\.interpolated).reduce(0, +) }
 
     /// Frames not written per level: dropped layers and frames outside the range.
     public var droppedByLevel: [Int: Int] {
@@ -98,10 +101,12 @@ public struct FrameTally: Sendable {
         segments[plan.map.segmentIndex(at: t)].framesIn += 1
     }
 
-    /// Counts a re-encoded output frame for source time `t`, shown over output seconds `span`.
-    mutating func countSlot(at t: Rational, span: (start: Rational, end: Rational), plan: ExportPlan) {
+    /// Counts a re-encoded output frame for source time `t`, shown over output seconds `span`;
+    /// `isNew`: a picture made between captured frames.
+    mutating func countSlot(at t: Rational, span: (start: Rational, end: Rational), plan: ExportPlan, isNew: Bool) {
         let segment = plan.map.segmentIndex(at: t)
         segments[segment].kept[0, default: 0] += 1
+        if isNew { segments[segment].interpolated += 1 }
         segments[segment].noteOutput(from: span.start, to: span.end)
         end = max(end, span.end)
     }
@@ -110,6 +115,7 @@ public struct FrameTally: Sendable {
     mutating func takeSlots(of reencoded: FrameTally) {
         for i in segments.indices {
             segments[i].kept = reencoded.segments[i].kept
+            segments[i].interpolated = reencoded.segments[i].interpolated
             segments[i].outputStart = reencoded.segments[i].outputStart
             segments[i].outputEnd = reencoded.segments[i].outputEnd
         }

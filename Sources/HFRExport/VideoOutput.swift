@@ -30,6 +30,8 @@ final class VideoOutput {
     var droppedByLevel: [Int: Int] { reencoder == nil ? tally.droppedByLevel : [:] }
 
     var framesOut: Int { reencoder?.framesOut ?? tally.framesOut }
+    /// Written pictures made between captured frames.
+    var interpolatedOut: Int { reencoder?.interpolated ?? 0 }
     /// End of the latest frame written, in `timeBase` ticks (for progress).
     private var writtenEnd: Int64 = 0
 

@@ -1,8 +1,11 @@
+import HFRInterpolation
 import HFRMedia
 
-/// What lossless copying cannot reach: decodes the source, picks for each output frame slot the
-/// source frame nearest to the source time the map sends it to, and encodes with the same layered
-/// OpenH264 encoder `hfr record` uses.
+/// What lossless copying cannot reach: decodes the source, decides for each output frame slot the
+/// picture it shows (`SlotSchedule`: the captured frame nearest to the slot's source time, or one
+/// made between two captured frames where the map needs more frames than were captured), and
+/// encodes with the same layered OpenH264 encoder `hfr record` uses. Holds two decoded frames and
+/// at most `picturesPerRun` new pictures at a time.
 final class VideoReencoder {
     let encoder: H264Encoder
     let outputTimeBase: Rational
@@ -13,9 +16,13 @@ final class VideoReencoder {
     private let frameTicks: Int64
     private var converter: PictureConverter
     private let packet: Packet
-    /// The last decoded frame and its source time (from the origin).
-    private var held: (frame: Frame, time: Rational)?
-    private var slot: Int64 = 0
+    /// The last decoded frame: the earlier neighbour of the slots still to decide.
+    private var held: Neighbour?
+    private var schedule: SlotSchedule
+    /// Makes the pictures between captured frames; nil when the export makes none.
+    private let interpolator: (any FrameInterpolator)?
+    /// New pictures encoded (not captured frames).
+    private(set) var interpolated = 0
     private(set) var framesIn = 0
     private(set) var framesOut = 0
     /// Output frames per segment of the time map (by the source time of their slot).
@@ -51,6 +58,20 @@ final class VideoReencoder {
         self.origin = origin
         self.plan = plan
         slots = FrameTally(segmentCount: plan.map.segments.count)
+        schedule = SlotSchedule(plan: plan, sourceTimeBase: info.timeBase)
+        interpolator = try VideoReencoder.interpolator(plan: plan, width: info.width, height: info.height)
+    }
+
+    /// The interpolator the plan's method needs (`ExportPlan.synthesis`); nil when none is made.
+    static func interpolator(
+        plan: ExportPlan, width: Int, height: Int
+    ) throws(ExportFailure) -> (any FrameInterpolator)? {
+        guard let method = plan.synthesis else { return nil }
+        do {
+            return try Interpolators.make(method, width: width, height: height)
+        } catch {
+            throw .processing("\(error)")
+        }
     }
 
     /// The output time base (a multiple of the rate, at least 90 kHz) and the ticks of one frame.
@@ -89,30 +110,81 @@ final class VideoReencoder {
             if frame.isCorrupt { throw .badInput("corrupt video: frame \(framesIn) decodes with errors") }
             framesIn += 1
             let pts = frame.bestEffortTimestamp ?? 0
-            let time = Rational.seconds(pts, in: sourceTimeBase) - origin
-            if let held {
-                // Slots nearer to the held frame than to this one are decided now.
-                let midpoint = (held.time + time) / Rational(2)
-                while let s = slotTime(), s < midpoint { try encode(held.frame, write) }
-            }
-            held = (frame, time)
+            let next = Neighbour(frame, time: Rational.seconds(pts, in: sourceTimeBase) - origin)
+            // The slots before this frame are decided now: the two frames around them are known.
+            if let held { try encodeSlots(between: held, and: next, write) }
+            held = next
         }
-        if input == nil, let held {
-            while slotTime() != nil { try encode(held.frame, write) }
+        if input == nil, let held { try encodeSlots(between: held, and: nil, write) }
+    }
+
+    /// Encodes the slots before `later` (all that are left when nil): captured frames, or new
+    /// pictures made between the two a few at a time (each run of them from one estimate of motion).
+    private func encodeSlots(
+        between earlier: Neighbour, and later: Neighbour?, _ write: (Packet) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
+        let decisions = schedule.decide(earlier: earlier.time, later: later?.time)
+        var i = 0
+        while i < decisions.count {
+            switch decisions[i].pick {
+            case .earlier:
+                try encode(earlier.frame, decisions[i], isNew: false, write)
+                i += 1
+            case .later:
+                try encode(later!.frame, decisions[i], isNew: false, write)
+                i += 1
+            case .between:
+                var run: [SlotSchedule.Decision] = []
+                while i < decisions.count, case .between = decisions[i].pick, run.count < Self.picturesPerRun {
+                    run.append(decisions[i])
+                    i += 1
+                }
+                let made = try synthesize(run, earlier, later!)
+                for (picture, decision) in zip(made, run) {
+                    try encode(picture, decision, isNew: picture !== earlier.frame, write)
+                }
+            }
         }
     }
 
-    /// Source time of the next output slot; nil past the end.
-    private func slotTime() -> Rational? { plan.reencodedSlotTime(slot) }
+    /// New pictures held at once: bounds memory however slow the segment (1080p: ~3 MB each).
+    static let picturesPerRun = 8
 
-    private func encode(_ frame: Frame, _ write: (Packet) throws(ExportFailure) -> Void) throws(ExportFailure) {
+    /// The pictures for `run` (all `.between`) from the interpolator; without one, `earlier` again.
+    private func synthesize(
+        _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour
+    ) throws(ExportFailure) -> [Frame] {
+        let fractions = run.map { d -> Double in
+            if case .between(let f) = d.pick { return f }
+            return 0
+        }
+        guard let interpolator else { return run.map { _ in earlier.frame } }
+        do {
+            return try interpolator.frames(between: picture(of: earlier), and: picture(of: later), at: fractions)
+        } catch {
+            throw .processing("\(error)")
+        }
+    }
+
+    /// The I420 picture of a neighbour, converted once (the interpolator reads 4:2:0 only).
+    private func picture(of neighbour: Neighbour) throws -> Frame {
+        if let converted = neighbour.picture { return converted }
+        let converted = try converter.ownedI420(neighbour.frame)
+        neighbour.picture = converted
+        return converted
+    }
+
+    private func encode(
+        _ frame: Frame, _ decision: SlotSchedule.Decision, isNew: Bool,
+        _ write: (Packet) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
         let picture: Frame
         do {
             picture = try converter.i420(frame)
         } catch {
             throw .processing("video conversion: \(error)")
         }
-        let pts = slot * frameTicks
+        let pts = decision.slot * frameTicks
         do {
             let encoded = try encoder.encode(picture, pts: pts, timeBase: outputTimeBase, into: packet)
             layerCounts[encoded.temporalID, default: 0] += 1
@@ -120,12 +192,22 @@ final class VideoReencoder {
             throw .processing("video encoder: \(error)")
         }
         packet.duration = frameTicks
-        if let t = slotTime() {
-            let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
-            slots.countSlot(at: t, span: span, plan: plan)
-        }
-        slot += 1
+        let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
+        slots.countSlot(at: decision.time, span: span, plan: plan, isNew: isNew)
+        if isNew { interpolated += 1 }
         framesOut += 1
         try write(packet)
+    }
+
+    /// A decoded frame, its source seconds from the origin, and its I420 picture once one is needed.
+    final class Neighbour {
+        let frame: Frame
+        let time: Rational
+        var picture: Frame?
+
+        init(_ frame: Frame, time: Rational) {
+            self.frame = frame
+            self.time = time
+        }
     }
 }

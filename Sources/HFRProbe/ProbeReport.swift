@@ -55,6 +55,9 @@ public struct ProbeReport: Sendable {
         }
         /// The time map of an hfr export (`com.hfr.export.speed`); nil for other files.
         public var exportTimeMap: ExportTimeMap? = nil
+        /// How an hfr export made pictures between captured frames (`com.hfr.interpolated`: `flow`,
+        /// `blend`); nil when it made none, and for other files.
+        public var interpolation: String? = nil
         /// Whether the bitstream was read (H.264, HEVC) or not (other codecs: counts only).
         public let isBitstreamAnalyzed: Bool
         /// How layers were found: SVC temporal ids, or only nal_ref_idc.

@@ -118,6 +118,9 @@ public enum Prober {
     public static let captureRateKey = "com.hfr.capture.fps"
     /// The tag Android (and hence other tools) reads, stored as a decimal ("120.000000").
     public static let androidCaptureRateKey = "com.android.capture.fps"
+    /// hfr export's tag on an output holding pictures made between captured frames: the method
+    /// (`flow`, `blend`).
+    public static let interpolatedKey = "com.hfr.interpolated"
 
     /// The capture rate a file declares, hfr's exact key first.
     public static func declaredCaptureRate(
@@ -201,6 +204,7 @@ public enum Prober {
             reachableRates: layers.reachableRates(captureRate: capture),
             captureRateNotes: ignoredCaptureRateTags(tags: tags, streamTags: info.metadata))
         structure.exportTimeMap = ExportTimeMap.read(tags: tags, streamTags: info.metadata)
+        structure.interpolation = PlaybackTiming.lookUp(interpolatedKey, tags, info.metadata)
         return structure
     }
 }

@@ -17,6 +17,8 @@ import Testing
         let runs: [[String]] = [
             ["--conform", "30"], ["--fps", "30"], ["--ramp", "0-2@1,2-4@0.25,4-@1", "--fps", "30"],
             ["--fps", "30", "--reencode", "always", "--audio", "mute"], ["--speed", "0.5", "--audio", "varispeed"],
+            // New frames made between captured ones: the interpolation members and tag have values.
+            ["--speed", "0.125", "--fps", "30", "--range", "0-0.5", "--interpolate", "blend", "--audio", "mute"],
         ]
         var layerSignals: Set<String> = []
         for (i, options) in runs.enumerated() {

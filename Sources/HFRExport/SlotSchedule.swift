@@ -1,0 +1,75 @@
+import HFRInterpolation
+import HFRMedia
+
+/// Which picture each output frame of a re-encode shows, decided from the times of the captured
+/// frames around its slot: `VideoReencoder` feeds it decoded frames, the dry run packet times, so
+/// both make the same decisions and count the same new pictures.
+///
+/// A slot's source time is `ExportPlan.reencodedSlotTime`. In a segment where each output frame
+/// advances the source by at least one captured frame (C·S/O ≥ 1) the slot shows the captured frame
+/// nearest to it. Where it advances by less, a slot between two captured frames gets a new picture
+/// made `fraction` of the way from the earlier to the later one (`flow`, `blend`), or shows the
+/// earlier one again (`repeat`). A slot within half a source tick of a captured frame shows it.
+struct SlotSchedule {
+    enum Pick: Equatable {
+        case earlier
+        case later
+        /// A new picture this far from the earlier frame to the later one (strictly between 0 and 1).
+        case between(Double)
+    }
+
+    struct Decision: Equatable {
+        let slot: Int64
+        /// Source seconds (from the origin) the slot shows.
+        let time: Rational
+        let pick: Pick
+    }
+
+    let plan: ExportPlan
+    /// Half a tick of the source time base: a slot this close to a captured frame shows that frame.
+    let tolerance: Rational
+    /// The next slot to decide.
+    private(set) var slot: Int64 = 0
+
+    init(plan: ExportPlan, sourceTimeBase: Rational) {
+        self.plan = plan
+        tolerance = sourceTimeBase / Rational(2)
+    }
+
+    /// Decides every slot before the captured frame at `later` (source seconds), the frame before it
+    /// being at `earlier`; with `later` nil (the end of the input), every slot left.
+    mutating func decide(earlier: Rational, later: Rational?) -> [Decision] {
+        var decisions: [Decision] = []
+        while let t = plan.reencodedSlotTime(slot), later.map({ t < $0 }) ?? true {
+            decisions.append(Decision(slot: slot, time: t, pick: pick(t, earlier: earlier, later: later)))
+            slot += 1
+        }
+        return decisions
+    }
+
+    /// What slot time `t` shows, between captured frames at `a` and `b`.
+    func pick(_ t: Rational, earlier a: Rational, later b: Rational?) -> Pick {
+        guard let b, b > a, t > a + tolerance else { return .earlier }
+        if b - t <= tolerance { return .later }
+        guard plan.needsNewFrames(segment: plan.map.segmentIndex(at: t)) else {
+            return t < (a + b) / Rational(2) ? .earlier : .later
+        }
+        if plan.interpolation == .repeat { return .earlier }
+        return .between(((t - a) / (b - a)).doubleValue)
+    }
+
+    /// Hands `body` the decision for every slot, for captured frames at `times` (source seconds, any
+    /// order): what the dry run counts, as the re-encoder decides them from the decoded frames.
+    static func forEachDecision(
+        plan: ExportPlan, sourceTimeBase: Rational, times: [Rational], _ body: (Decision) -> Void
+    ) {
+        var schedule = SlotSchedule(plan: plan, sourceTimeBase: sourceTimeBase)
+        let sorted = times.sorted()
+        guard var earlier = sorted.first else { return }
+        for later in sorted.dropFirst() {
+            schedule.decide(earlier: earlier, later: later).forEach(body)
+            earlier = later
+        }
+        schedule.decide(earlier: earlier, later: nil).forEach(body)
+    }
+}
