@@ -113,17 +113,29 @@ extension DeviceTests {
             ])
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
-            #expect(report["framesDroppedByDevice"] as? Int == 0, "\(r.stderr)")
+            // A false drop (a wrapped counter read as a jump) would be counted without a gap in the
+            // file, or leave a gap hfr did not count. Real skips of vivid's frame thread under TCG
+            // emulation are gaps and drops alike, so the count must equal the file's gaps exactly.
+            let drops = report["framesDroppedByDevice"] as? Int ?? -1
+            let late = report["framesDroppedLate"] as? Int ?? -1
             let times = try Guest.frameTimes(out)
-            #expect(abs(times.count - seconds * fps) <= 2, "\(times.count) frames")
-            let step = 1 / Double(fps)
+            let gaps = CameraRecord.gridGaps(times, rate: Double(fps))
+            #expect(drops + late == gaps, "dropped \(drops), late \(late), file gaps \(gaps): \(r.stderr)")
+            #expect(abs(times.count + gaps - seconds * fps) <= 2, "\(times.count) frames + \(gaps) gaps")
             #expect(
-                zip(times, times.dropFirst()).allSatisfy { abs(($1 - $0) - step) < 0.001 }, "pts rise by 1/\(fps) s")
+                zip(times, times.dropFirst()).allSatisfy {
+                    let steps = ($1 - $0) * Double(fps)
+                    return steps > 0.97 && abs(steps - steps.rounded()) < 0.03
+                }, "pts rise by whole steps of 1/\(fps) s")
             print(
-                "\(control)=\(value): \(times.count) frames, drops 0, "
+                "\(control)=\(value): \(times.count) frames, drops \(drops), late \(late), "
                     + "timestamp jumps \(report["timestampDiscontinuities"]!)")
         }
 
+        /// The flagged buffer's slot is a gap in the file counted once, as corrupt — not also as a
+        /// camera drop. vivid under TCG emulation may skip real sequence numbers beside it (its frame
+        /// thread wakes late when the guest is busy); those are drops and gaps too, so the check is
+        /// exact: every gap in the file is one corrupt, dropped or late frame, never two.
         @Test func framesFlaggedWithErrorsAreCountedAndSkipped() throws {
             try Guest.resetFaults()
             let dir = try TemporaryDirectory()
@@ -131,8 +143,8 @@ extension DeviceTests {
             let hfr = try BackgroundProcess(
                 Tool.hfrPath,
                 [
-                    "record", out, "--device", Guest.camera, "--fps", "30", "--duration", "4", "--audio", "none",
-                    "--json",
+                    "record", out, "--device", Guest.camera, "--fps", "30", "--size", "320x180", "--duration", "4",
+                    "--audio", "none", "--json",
                 ], directory: dir)
             #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 20))
             usleep(1_000_000)
@@ -140,11 +152,16 @@ extension DeviceTests {
             let r = hfr.wait()
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
+            let drops = report["framesDroppedByDevice"] as? Int ?? -1
+            let late = report["framesDroppedLate"] as? Int ?? -1
             #expect(report["framesCorrupt"] as? Int == 1, "\(r.stderr)")
-            #expect(report["framesDroppedByDevice"] as? Int == 0, "an error frame is not a drop")
             #expect(r.stderr.contains("1 corrupt skipped"))
+            let times = try Guest.frameTimes(out)
+            let gaps = CameraRecord.gridGaps(times, rate: 30)
+            #expect(gaps == 1 + drops + late, "file gaps \(gaps); corrupt 1, dropped \(drops), late \(late)")
             let decoded = try FFprobe.count(out, decoding: true)
             #expect(decoded == report["framesEncoded"] as? Int)
+            print("error flag: \(times.count) frames, 1 corrupt, \(drops) dropped, \(late) late, \(gaps) gaps")
         }
 
         @Test func reducedFrameRateIsRecordedAsExactly60000Over1001() throws {
