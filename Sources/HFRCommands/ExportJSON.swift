@@ -27,6 +27,7 @@ enum ExportJSON {
                             r.droppedByLevel.sorted { $0.key < $1.key }.map { (String($0.key), .int(Int64($0.value))) })
                     ),
                     ("reencoded", .bool(r.isReencoded)),
+                    ("spliced", .bool(r.isSpliced)),
                     ("kernelCopy", .bool(r.isKernelCopy)),
                     ("reencodeReason", .optional(r.reencodeReason.map { .string($0) })),
                     ("interpolatedFrames", .int(Int64(r.interpolatedFrames))),
@@ -56,7 +57,11 @@ enum ExportJSON {
     static func seconds(_ r: Rational) -> JSONValue { .double(r.doubleValue) }
 
     static func summaryLine(_ r: ExportReport) -> String {
-        let how = r.isReencoded ? "re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
+        let how =
+            r.isReencoded
+            ? "re-encoded (\(r.reencodeReason ?? ""))"
+            : r.isSpliced
+                ? "copied losslessly but for the segments re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
         var line = "Exported \(r.output): \(r.framesOut) of \(r.framesIn) frames \(how), "
         if let method = r.interpolation { line += "\(r.interpolatedFrames) made between them (\(method)), " }
         line +=

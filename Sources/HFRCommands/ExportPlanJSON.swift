@@ -20,6 +20,7 @@ enum ExportPlanJSON {
             ("layers", .optional(p.levelCount.map { .int(Int64($0)) })),
             ("layerSignalling", .string(p.layerSignalling ?? "not-analysed")),
             ("reencoded", .bool(p.isReencoded)),
+            ("spliced", .bool(p.isSpliced)),
             ("reencodeReason", .optional(p.reencodeReason.map { .string($0) })),
             ("segments", .array(p.segments.map(segment))),
             ("framesIn", .int(Int64(p.framesIn))),

@@ -5,7 +5,10 @@ import HFRMedia
 /// segment of the time map, the totals and the notes.
 enum ExportPlanText {
     static func render(_ p: ExportPreview) -> String {
-        let how = p.reencodeReason.map { "re-encoded to H.264 (\($0))" } ?? "copied losslessly"
+        let spliced = p.splicedReason.map {
+            "copied losslessly; the other segments re-encoded into the same stream (\($0))"
+        }
+        let how = p.reencodeReason.map { "re-encoded to H.264 (\($0))" } ?? spliced ?? "copied losslessly"
         var out = "Plan: \(p.input) → \(p.output) (\(containerName(p.container))), video \(how)\n"
         out += "capture \(p.captureRate.compactDescription) fps (\(p.captureRateSource)), "
         out += "output \(p.outputRate.compactDescription) fps, time map \(p.map)\(layers(p))\n\n"

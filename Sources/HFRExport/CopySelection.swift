@@ -25,6 +25,8 @@ struct CopySelection {
         /// Written with these output times (`timeBase` ticks); `isHidden`: before the range start,
         /// decoded as a reference and hidden by an edit list.
         case kept(Kept)
+        /// Not copied: a spliced export's re-encoded stretch shows it (`ExportPlan.reencodedSpans`).
+        case reencoded(segment: Int)
     }
 
     struct Kept {
@@ -69,6 +71,7 @@ struct CopySelection {
         let segment = plan.map.segmentIndex(at: t)
         let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
         guard inRange else { return .dropped(level: level, segment: segment, isOutside: true) }
+        if plan.reencodedSpans.contains(where: { $0.covers(t) }) { return .reencoded(segment: segment) }
         guard layers.keeps(level: level, segment: segment) else {
             return .dropped(level: level, segment: segment, isOutside: false)
         }

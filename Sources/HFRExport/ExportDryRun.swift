@@ -49,8 +49,10 @@ extension ExportPipeline {
         }
         var decodeTimes = CopySelection.evenDecodeTimes(plan)
         var spacing = GapRange()
-        /// A re-encode's source frame times: the slots between them are decided as the re-encoder does.
+        /// A re-encode's source frame times: the slots between them are decided as the re-encoder does;
+        /// for a splice, those each re-encoded stretch decodes (`VideoOutput.feedSpan`).
         var times: [Rational] = []
+        var spanTimes = [[Rational]](repeating: [], count: plan.reencodedSpans.count)
         demuxer.discardStreams(except: [video.index])
         while try ExportPipeline.read(demuxer, into: packet) {
             guard packet.streamIndex == video.index else { continue }
@@ -76,6 +78,11 @@ extension ExportPipeline {
                 throw VideoOutput.malformed(packet, frame: tally.framesIn - 1, parser: parser)
             }
             decodeTimes?.observeSource(packet)
+            let t = Rational.seconds(pts, in: video.timeBase) - analysis.origin
+            for (i, span) in plan.reencodedSpans.enumerated()
+            where t >= span.decodeFrom && span.to.map({ t <= $0 }) ?? true {
+                spanTimes[i].append(t)
+            }
             let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
             tally.count(choice, timeBase: selection.timeBase)
             guard case .kept(let kept) = choice else { continue }
@@ -84,15 +91,25 @@ extension ExportPipeline {
         }
         if tally.framesIn == 0 { throw .badInput("the video stream has no frames") }
         if plan.layers == nil {
-            let (timeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)
-            let makesPictures = plan.synthesis != nil
-            SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: video.timeBase, times: times) { d in
-                let span = (Rational(d.slot * frameTicks) * timeBase, Rational((d.slot + 1) * frameTicks) * timeBase)
-                var isNew = false
-                if case .between = d.pick { isNew = makesPictures }
-                tally.countSlot(at: d.time, span: span, plan: plan, isNew: isNew)
-            }
+            ExportPipeline.countSlots(plan: plan, sourceTimeBase: video.timeBase, times: times, span: nil, &tally)
+        }
+        for (span, times) in zip(plan.reencodedSpans, spanTimes) {
+            ExportPipeline.countSlots(plan: plan, sourceTimeBase: video.timeBase, times: times, span: span, &tally)
         }
         return (tally, spacing)
+    }
+
+    /// Counts the slots a re-encoder decides from frames at `times` (of the whole plan, or `span`).
+    private static func countSlots(
+        plan: ExportPlan, sourceTimeBase: Rational, times: [Rational], span: ReencodedSpan?, _ tally: inout FrameTally
+    ) {
+        let (timeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)
+        let makesPictures = plan.synthesis != nil
+        SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: sourceTimeBase, times: times, span: span) { d in
+            let shown = (Rational(d.slot * frameTicks) * timeBase, Rational((d.slot + 1) * frameTicks) * timeBase)
+            var isNew = false
+            if case .between = d.pick { isNew = makesPictures }
+            tally.countSlot(at: d.time, span: shown, plan: plan, isNew: isNew)
+        }
     }
 }

@@ -238,6 +238,7 @@ public final class ExportPipeline {
         report.framesOut = video.framesOut
         report.droppedByLevel = video.droppedByLevel
         report.interpolatedFrames = video.interpolatedOut
+        report.isSpliced = plan.isSpliced
         report.interpolation = plan.synthesis?.rawValue
         if let retimed = audio?.retimedSamples {
             report.audioSampleRate = retimed.sampleRate

@@ -32,6 +32,12 @@ public struct ExportPlan: Sendable {
     public internal(set) var notes: [String]
     /// How pictures are made where a re-encoded segment needs more frames than were captured.
     public internal(set) var interpolation: InterpolationMethod
+    /// A copy (`layers` set) whose segments `reencodedSegments` cannot be copied: the stretches
+    /// re-encoded between the copied ones (see `MixedReencode`), and the encoder set up like the
+    /// input's so both share one sample description. Empty and nil otherwise.
+    public internal(set) var reencodedSpans: [ReencodedSpan] = []
+    public internal(set) var reencodedSegments: Set<Int> = []
+    var spliceEncoder: H264Encoder.Settings?
 
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
@@ -68,33 +74,52 @@ public struct ExportPlan: Sendable {
             )
         }
         var levels: [Int] = []
-        var failures: [String] = []
+        var failures: [(segment: Int, reason: String)] = []
         if settings.reencode != .always {
             map = snappedToBaseLayer(map, analysis, notes: &notes)
             (levels, failures) = keptLevels(map, analysis, mode: settings.mode, output: o, range: (start, end))
         }
         let isLossless = settings.reencode != .always && failures.isEmpty
         if !isLossless, settings.reencode == .never {
-            throw .refused(failures.joined(separator: "; ") + " (or allow --reencode auto)")
+            throw .refused(failures.map(\.reason).joined(separator: "; ") + " (or allow --reencode auto)")
         }
+        var splice: MixedReencode.Splice?
+        if !failures.isEmpty, settings.reencode == .auto {
+            switch MixedReencode.splice(
+                map, analysis, failing: failures.map(\.segment), end: end, hasRange: settings.range != nil)
+            {
+            case .success(let s): splice = s
+            case .failure(let refusal) where map.segments.count > failures.count:
+                notes.append("the copyable segments are re-encoded too: \(refusal.reason)")
+            case .failure: break
+            }
+        }
+        let copies = isLossless || splice != nil
         let cut =
-            isLossless
+            copies
             ? losslessRange(start: start, end: end, analysis, output: settings.output, notes: &notes)
             : (start: start, end: end, decodeStart: start)
         let reason: String? =
-            isLossless ? nil : settings.reencode == .always ? "--reencode always" : failures.joined(separator: "; ")
+            isLossless
+            ? nil : settings.reencode == .always ? "--reencode always" : failures.map(\.reason).joined(separator: "; ")
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
-        if !isLossless, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
+        if !copies, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
             throw .badInput(
                 "needs re-encoding, but its \(analysis.video.width)x\(analysis.video.height) video \(problem)")
         }
         var plan = ExportPlan(
             captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
             decodeStart: cut.decodeStart,
-            layers: isLossless
+            layers: copies
                 ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
             reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
             interpolation: settings.interpolation)
+        if let splice {
+            plan.reencodedSpans = splice.spans
+            plan.reencodedSegments = splice.segments
+            plan.spliceEncoder = splice.encoder
+            plan.notes.append(spliceNote(splice, plan: plan))
+        }
         let (width, height) = (analysis.video.width, analysis.video.height)
         if plan.synthesis == .flow, (try? FlowInterpolator(width: width, height: height)) == nil {
             plan.interpolation = .blend
@@ -138,14 +163,14 @@ public struct ExportPlan: Sendable {
     static func keptLevels(
         _ map: TimeMap, _ analysis: InputAnalysis, mode: ExportSettings.Mode, output o: Rational,
         range: (start: Rational, end: Rational)
-    ) -> (levels: [Int], failures: [String]) {
+    ) -> (levels: [Int], failures: [(segment: Int, reason: String)]) {
         let c = analysis.captureRate
         let k = analysis.streamScale
         let strides = analysis.losslessStrides
         let levelCount = analysis.levelCount
         var levels: [Int] = []
-        var failures: [String] = []
-        for segment in map.segments {
+        var failures: [(segment: Int, reason: String)] = []
+        for (i, segment) in map.segments.enumerated() {
             let stride = LayerPlan.stride(capture: c * k, speed: segment.speed, output: o)
             let isOutsideRange = (segment.end.map { $0 <= range.start } ?? false) || segment.start >= range.end
             if isOutsideRange {
@@ -154,10 +179,10 @@ public struct ExportPlan: Sendable {
                 levels.append(level)
             } else {
                 levels.append(levelCount - 1)
-                failures.append(
-                    reason(
-                        segment: segment.timeScaled(by: k), mode: mode, stride: stride, c: c, o: o, strides: strides,
-                        levelCount: levelCount, usesTemporalID: analysis.layerSignalling?.hasTemporalIDs == true))
+                let why = reason(
+                    segment: segment.timeScaled(by: k), mode: mode, stride: stride, c: c, o: o, strides: strides,
+                    levelCount: levelCount, usesTemporalID: analysis.layerSignalling?.hasTemporalIDs == true)
+                failures.append((i, why))
             }
         }
         return (levels, failures)
@@ -246,10 +271,31 @@ extension ExportPlan {
         LayerPlan.stride(capture: streamRate, speed: map.segments[i].speed, output: outputRate)
     }
 
+    /// Whether segment `i` is re-encoded: the whole video is, or it is one a copy cannot reach.
+    public func reencodes(segment i: Int) -> Bool {
+        layers == nil || reencodedSegments.contains(i)
+    }
+
+    /// Levels a copy tells apart (1 when re-encoded).
+    var levelCountKept: Int { layers?.levelCount ?? 1 }
+
+    /// Whether some segments are copied and others re-encoded into the same output.
+    public var isSpliced: Bool { layers != nil && !reencodedSpans.isEmpty }
+
     /// Whether segment `i` is re-encoded with frames made between the captured ones: each output
     /// frame advances the source by less than one captured frame (C·S/O < 1).
     public func needsNewFrames(segment i: Int) -> Bool {
-        layers == nil && stride(ofSegment: i) < Rational(1)
+        reencodes(segment: i) && stride(ofSegment: i) < Rational(1)
+    }
+
+    /// The note a spliced export prints: what is re-encoded, from where to where.
+    static func spliceNote(_ splice: MixedReencode.Splice, plan: ExportPlan) -> String {
+        let k = plan.streamScale
+        let stretches = splice.spans.map { span in
+            "\(TimeMap.seconds(span.from * k))-\(span.to.map { TimeMap.seconds($0 * k) } ?? "end") s"
+        }
+        return "only \(stretches.joined(separator: ", ")) of the source is re-encoded (copying resumes at a keyframe); "
+            + "the rest is copied losslessly"
     }
 
     /// The method that synthesizes pictures in this export; nil when none is made (copied, `repeat`,

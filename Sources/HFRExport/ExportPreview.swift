@@ -44,6 +44,10 @@ public struct ExportPreview: Sendable {
     public let layerSignalling: String?
     /// nil when copied losslessly.
     public let reencodeReason: String?
+    /// Copied, with the segments a copy cannot reach re-encoded into the same stream (their
+    /// `maxLevel` nil); `splicedReason` says why those are.
+    public let isSpliced: Bool
+    public let splicedReason: String?
     public let segments: [Segment]
     public let framesIn: Int
     public let framesOut: Int
@@ -77,6 +81,8 @@ public struct ExportPreview: Sendable {
         levelCount = analysis.layerSignalling == nil ? nil : analysis.levelCount
         layerSignalling = analysis.layerSignalling?.rawValue
         reencodeReason = plan.layers == nil ? (plan.reencodeReason ?? "re-encoded") : nil
+        isSpliced = plan.isSpliced
+        splicedReason = plan.isSpliced ? plan.reencodeReason : nil
         segments = ExportPreview.segments(plan: plan, tally: tally)
         framesIn = tally.framesIn
         framesOut = tally.framesOut
@@ -103,8 +109,8 @@ public struct ExportPreview: Sendable {
             let to = min(s.end ?? plan.end, plan.end)
             let frames = tally.segments[i]
             guard from < to || frames.framesOut > 0 else { return nil }
-            let maxLevel = plan.layers?.maxLevels[i]
-            let keepsAll = plan.layers.map { $0.maxLevels[i] >= $0.levelCount - 1 } ?? false
+            let maxLevel = plan.reencodes(segment: i) ? nil : plan.layers?.maxLevels[i]
+            let keepsAll = maxLevel.map { $0 >= plan.levelCountKept - 1 } ?? false
             return Segment(
                 sourceStart: from * k, sourceEnd: max(from, to) * k, speed: s.speed * k,
                 stride: LayerPlan.stride(capture: plan.streamRate, speed: s.speed, output: plan.outputRate),

@@ -19,6 +19,8 @@ public struct ExportReport: Sendable {
     public var interpolation: String?
     public var levelSignalling: String
     public var isReencoded: Bool
+    /// Copied, with the segments a copy cannot reach re-encoded into the same stream.
+    public var isSpliced = false
     /// The video samples were copied file to file by the kernel (`MappedCopy`), not read and written.
     public var isKernelCopy = false
     public var reencodeReason: String?

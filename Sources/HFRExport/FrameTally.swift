@@ -76,6 +76,8 @@ public struct FrameTally: Sendable {
                 segments[k.segment].noteOutput(from: Rational(k.pts) * timeBase, to: frameEnd)
             }
             end = max(end, frameEnd)
+        case .reencoded(let segment):
+            countReencodedSource(segment: segment)
         }
     }
 
@@ -111,15 +113,21 @@ public struct FrameTally: Sendable {
         end = max(end, span.end)
     }
 
-    /// Takes the output frames a re-encoder counted (`countSlot`), keeping the source counts.
+    /// Adds the output frames a re-encoder counted (`countSlot`) to those copied, keeping the
+    /// source counts.
     mutating func takeSlots(of reencoded: FrameTally) {
         for i in segments.indices {
-            segments[i].kept = reencoded.segments[i].kept
-            segments[i].interpolated = reencoded.segments[i].interpolated
-            segments[i].outputStart = reencoded.segments[i].outputStart
-            segments[i].outputEnd = reencoded.segments[i].outputEnd
+            let r = reencoded.segments[i]
+            segments[i].kept.merge(r.kept, uniquingKeysWith: +)
+            segments[i].interpolated += r.interpolated
+            if let from = r.outputStart, let to = r.outputEnd { segments[i].noteOutput(from: from, to: to) }
         }
-        end = reencoded.end
+        end = max(end, reencoded.end)
+    }
+
+    /// Counts a source frame a spliced export re-encodes (shown by re-encoded slots, not copied).
+    mutating func countReencodedSource(segment: Int) {
+        segments[segment].framesIn += 1
     }
 }
 
@@ -130,5 +138,14 @@ extension ExportPlan {
         let base = map.outputTime(at: start)
         let t = map.sourceTime(at: base + Rational(slot) / outputRate)
         return t < end ? t : nil
+    }
+
+    /// The first re-encoded slot whose source time is at or after `t`: its output time is the first
+    /// whole frame at or after `t`'s.
+    func firstSlot(atOrAfter t: Rational) -> Int64 {
+        let frames = (map.outputTime(at: t) - map.outputTime(at: start)) * outputRate
+        guard frames > Rational(0) else { return 0 }
+        let whole = frames.numerator / frames.denominator
+        return Rational(whole) == frames ? whole : whole + 1
     }
 }

@@ -36,6 +36,9 @@ public struct InputAnalysis: Sendable {
     public let keyframeAfterEnd: Rational?
     /// Whether decode order differs from presentation order (B-frames).
     public let hasReordering: Bool
+    /// Source seconds (from `origin`) of every keyframe, in decode order; empty when the packets
+    /// were not read (quick analysis). A ramp that copies after a re-encoded segment resumes at one.
+    public internal(set) var keyframes: [Rational] = []
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
 
@@ -195,6 +198,9 @@ extension InputAnalysis {
             origin: origin, end: earliest + duration - origin,
             firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,
             keyframeBeforeStart: times.keyBefore, keyframeAfterEnd: times.keyAfter, hasReordering: times.hasReordering)
+        // The frame times were taken from the first frame read when the container gave no start.
+        let shift = (times.presentationStart ?? times.firstTime ?? origin) - origin
+        keyframes = times.keyframes.map { $0 + shift }
     }
 }
 
@@ -207,6 +213,7 @@ private struct FrameTimes {
     var firstBase: Rational?
     var keyBefore: Rational?
     var keyAfter: Rational?
+    var keyframes: [Rational] = []
     var hasReordering = false
     var lastDts: Int64?
     var frameCount = 0
@@ -249,6 +256,7 @@ private struct FrameTimes {
         {
             firstBase = relative
         }
+        if frame.isKeyframe { keyframes.append(relative) }
         if frame.isKeyframe, let r = range {
             if relative <= r.start, keyBefore.map({ relative > $0 }) ?? true { keyBefore = relative }
             if let e = r.end, relative >= e, keyAfter.map({ relative < $0 }) ?? true { keyAfter = relative }

@@ -30,17 +30,22 @@ struct SlotSchedule {
     let tolerance: Rational
     /// The next slot to decide.
     private(set) var slot: Int64 = 0
+    /// Where the slots stop (a spliced export's span: copying resumes there); nil at the plan's end.
+    let until: Rational?
 
-    init(plan: ExportPlan, sourceTimeBase: Rational) {
+    /// The slots of the whole plan, or with `span` those of that re-encoded stretch of a splice.
+    init(plan: ExportPlan, sourceTimeBase: Rational, span: ReencodedSpan? = nil) {
         self.plan = plan
         tolerance = sourceTimeBase / Rational(2)
+        until = span?.to
+        if let span { slot = plan.firstSlot(atOrAfter: span.from) }
     }
 
     /// Decides every slot before the captured frame at `later` (source seconds), the frame before it
     /// being at `earlier`; with `later` nil (the end of the input), every slot left.
     mutating func decide(earlier: Rational, later: Rational?) -> [Decision] {
         var decisions: [Decision] = []
-        while let t = plan.reencodedSlotTime(slot), later.map({ t < $0 }) ?? true {
+        while let t = plan.reencodedSlotTime(slot), until.map({ t < $0 }) ?? true, later.map({ t < $0 }) ?? true {
             decisions.append(Decision(slot: slot, time: t, pick: pick(t, earlier: earlier, later: later)))
             slot += 1
         }
@@ -61,9 +66,10 @@ struct SlotSchedule {
     /// Hands `body` the decision for every slot, for captured frames at `times` (source seconds, any
     /// order): what the dry run counts, as the re-encoder decides them from the decoded frames.
     static func forEachDecision(
-        plan: ExportPlan, sourceTimeBase: Rational, times: [Rational], _ body: (Decision) -> Void
+        plan: ExportPlan, sourceTimeBase: Rational, times: [Rational], span: ReencodedSpan? = nil,
+        _ body: (Decision) -> Void
     ) {
-        var schedule = SlotSchedule(plan: plan, sourceTimeBase: sourceTimeBase)
+        var schedule = SlotSchedule(plan: plan, sourceTimeBase: sourceTimeBase, span: span)
         let sorted = times.sorted()
         guard var earlier = sorted.first else { return }
         for later in sorted.dropFirst() {

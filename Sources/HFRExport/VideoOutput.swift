@@ -18,6 +18,11 @@ final class VideoOutput {
     /// The prefix NAL units the last packet carried for this one (with their length fields).
     private var carriedPrefix: [UInt8]?
     private let reencoder: VideoReencoder?
+    /// A spliced export (`ExportPlan.isSpliced`): the re-encoder of the stretch being decoded, the
+    /// next stretch's index, and the input's codec parameters the re-encoders open with.
+    private var spanEncoder: VideoReencoder?
+    private var nextSpan = 0
+    private var sourceParameters: CodecParameters?
     /// Which frames a copy keeps and their output times; nil when re-encoding.
     private let selection: CopySelection?
     /// Decode times rewritten evenly (`EvenDecodeTimes`) when layers are dropped at one speed.
@@ -29,9 +34,9 @@ final class VideoOutput {
     var hiddenOut: Int { tally.hidden }
     var droppedByLevel: [Int: Int] { reencoder == nil ? tally.droppedByLevel : [:] }
 
-    var framesOut: Int { reencoder?.framesOut ?? tally.framesOut }
+    var framesOut: Int { reencoder?.framesOut ?? tally.framesOut + (spanEncoder?.framesOut ?? 0) }
     /// Written pictures made between captured frames.
-    var interpolatedOut: Int { reencoder?.interpolated ?? 0 }
+    var interpolatedOut: Int { reencoder?.interpolated ?? tally.interpolated + (spanEncoder?.interpolated ?? 0) }
     /// End of the latest frame written, in `timeBase` ticks (for progress).
     private var writtenEnd: Int64 = 0
 
@@ -68,6 +73,7 @@ final class VideoOutput {
                 let parameters = try demuxer.codecParameters(ofStream: info.index)
                 index = try muxer.addStream(copying: parameters, timeBase: selection.timeBase)
                 muxer.keepCodecTag(of: parameters, ofStream: index)
+                if plan.isSpliced { sourceParameters = parameters }
             } else {
                 let made = try VideoReencoder(
                     parameters: demuxer.codecParameters(ofStream: info.index), info: info, plan: plan, origin: origin)
@@ -97,6 +103,7 @@ final class VideoOutput {
         guard let pts = packet.pts, let selection else { return }
         decodeTimes?.observeSource(packet)
         let structure = try parse(packet)
+        if plan.isSpliced { try feedSpan(packet, at: Rational.seconds(pts, in: info.timeBase) - origin, muxer) }
         let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
         tally.count(choice, timeBase: timeBase)
         guard case .kept(let kept) = choice else { return }
@@ -155,7 +162,40 @@ final class VideoOutput {
             "\(info.codecName) video cannot be copied into \(output); \(instead ?? "")re-encode to H.264 with --reencode always"
     }
 
+    /// Hands a spliced export's packet at source time `t` to the stretch that decodes it: from the
+    /// keyframe before the stretch through the keyframe where copying resumes, whose arrival ends
+    /// the stretch (its last slots are decided, encoded and written before that keyframe's copy).
+    private func feedSpan(_ packet: Packet, at t: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {
+        // The keyframe ending one stretch may also be where the next one starts decoding.
+        while nextSpan < plan.reencodedSpans.count, let parameters = sourceParameters {
+            let span = plan.reencodedSpans[nextSpan]
+            guard t >= span.decodeFrom else { return }
+            let encoder: VideoReencoder
+            if let current = spanEncoder {
+                encoder = current
+            } else {
+                encoder = try VideoReencoder(parameters: parameters, info: info, plan: plan, origin: origin, span: span)
+                spanEncoder = encoder
+            }
+            try encoder.push(packet) { (p) throws(ExportFailure) in
+                try self.mux(p, from: encoder.outputTimeBase, muxer)
+            }
+            guard let to = span.to, t >= to else { return }
+            try finishSpan(muxer)
+        }
+    }
+
+    /// Ends the stretch being re-encoded: its last slots written, its counts added.
+    private func finishSpan(_ muxer: borrowing Muxer) throws(ExportFailure) {
+        guard let encoder = spanEncoder else { return }
+        try encoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: encoder.outputTimeBase, muxer) }
+        tally.takeSlots(of: encoder.slots)
+        spanEncoder = nil
+        nextSpan += 1
+    }
+
     func finish(to muxer: borrowing Muxer) throws(ExportFailure) {
+        try finishSpan(muxer)
         guard let reencoder else { return }
         try reencoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
         tally.takeSlots(of: reencoder.slots)

@@ -1,5 +1,6 @@
 import HFRInterpolation
 import HFRMedia
+import HFRProbe
 
 /// What lossless copying cannot reach: decodes the source, decides for each output frame slot the
 /// picture it shows (`SlotSchedule`: the captured frame nearest to the slot's source time, or one
@@ -28,23 +29,24 @@ final class VideoReencoder {
     /// Output frames per segment of the time map (by the source time of their slot).
     private(set) var slots: FrameTally
     private(set) var layerCounts: [Int: Int] = [:]
+    /// A splice's packets: NAL units behind length fields of this size, as the copied ones.
+    private let lengthSize: Int?
 
+    /// Re-encodes the whole plan, or with `span` one stretch of a spliced export (its slots only,
+    /// with the encoder the input was made with, packets packaged as the copied ones).
     init(
-        parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational
+        parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational, span: ReencodedSpan? = nil
     ) throws(ExportFailure) {
         let rate = plan.outputRate
-        let layers = rate >= Rational(120) ? 3 : rate >= Rational(60) ? 2 : 1
-        let pattern = 1 << (layers - 1)
-        let keyint = max(pattern, Int(rate.rounded()) / pattern * pattern)
-        let bits = min(max(Double(info.width * info.height) * rate.doubleValue * 0.06, 500_000), 100_000_000)
         do {
             decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 2)
-            var settings = H264Encoder.Settings(
-                width: info.width, height: info.height, frameRate: rate, temporalLayers: layers,
-                bitrate: Int(bits), keyframeInterval: keyint,
-                threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
-            settings.videoSignal = info.presentation
-            encoder = try H264Encoder(settings)
+            if span != nil, let spliced = plan.spliceEncoder {
+                encoder = try H264Encoder(spliced)
+                lengthSize = AVCConfiguration(avcC: info.extradata)?.lengthSize ?? 4
+            } else {
+                encoder = try H264Encoder(VideoReencoder.settings(info: info, rate: rate))
+                lengthSize = nil
+            }
             converter = try PictureConverter(width: info.width, height: info.height)
             packet = try Packet()
         } catch let failure as AVFailure {
@@ -58,8 +60,26 @@ final class VideoReencoder {
         self.origin = origin
         self.plan = plan
         slots = FrameTally(segmentCount: plan.map.segments.count)
-        schedule = SlotSchedule(plan: plan, sourceTimeBase: info.timeBase)
+        schedule = SlotSchedule(plan: plan, sourceTimeBase: info.timeBase, span: span)
         interpolator = try VideoReencoder.interpolator(plan: plan, width: info.width, height: info.height)
+    }
+
+    /// The encoder of a whole re-encode at output `rate`: layered like a recording at that rate.
+    static func settings(info: StreamInfo, rate: Rational) -> H264Encoder.Settings {
+        let layers = rate >= Rational(120) ? 3 : rate >= Rational(60) ? 2 : 1
+        let pattern = 1 << (layers - 1)
+        var settings = H264Encoder.Settings(
+            width: info.width, height: info.height, frameRate: rate, temporalLayers: layers,
+            bitrate: bitrate(width: info.width, height: info.height, rate: rate),
+            keyframeInterval: max(pattern, Int(rate.rounded()) / pattern * pattern),
+            threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
+        settings.videoSignal = info.presentation
+        return settings
+    }
+
+    /// Bits per second for `width`x`height` at `rate`: 0.06 bits per pixel, as `hfr record` sets.
+    static func bitrate(width: Int, height: Int, rate: Rational) -> Int {
+        Int(min(max(Double(width * height) * rate.doubleValue * 0.06, 500_000), 100_000_000))
     }
 
     /// The interpolator the plan's method needs (`ExportPlan.synthesis`); nil when none is made.
@@ -188,6 +208,16 @@ final class VideoReencoder {
         do {
             let encoded = try encoder.encode(picture, pts: pts, timeBase: outputTimeBase, into: packet)
             layerCounts[encoded.temporalID, default: 0] += 1
+            if let lengthSize {
+                guard
+                    let bytes = packet.withData({ AVCConfiguration.lengthPrefixed(annexB: $0, lengthSize: lengthSize) })
+                else {
+                    throw ExportFailure.processing("a re-encoded NAL unit is too long for \(lengthSize)-byte lengths")
+                }
+                try packet.replacePayload(with: bytes)
+            }
+        } catch let failure as ExportFailure {
+            throw failure
         } catch {
             throw .processing("video encoder: \(error)")
         }
