@@ -83,6 +83,25 @@ import Testing
         try checkTag(out, method: "flow")
     }
 
+    /// HEVC as x265 writes it (temporal sub-layers, `hvc1`) is decoded and interpolated the same
+    /// way: 1 s at 120 fps at 1/8 speed, 30 fps → 240 frames, every other one made.
+    @Test func hevcFromX265IsInterpolatedToo() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("x265.mp4")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=120:duration=1", "-c:v", "libx265", "-x265-params",
+            "log-level=error:temporal-layers=1", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", input,
+        ])
+        let out = dir.path("slow.mp4")
+        let r = try Tool.hfr(["export", input, out, "--speed", "0.125", "--fps", "30", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let video = try #require(try Tool.json(r.stdout)["video"] as? [String: Any])
+        #expect(video["interpolatedFrames"] as? Int == 119)
+        #expect(try FFprobe.count(out, decoding: true) == 240)
+        #expect(try MediaChecks.decodeErrors(out).isEmpty)
+        try checkTag(out, method: "flow")
+    }
+
     /// `--reencode never` cannot make frames: refused as other refusals are, naming O/C.
     @Test func neverIsRefusedNamingTheSlowestLosslessSpeed() throws {
         let dir = try TemporaryDirectory()
