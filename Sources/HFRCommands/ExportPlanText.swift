@@ -6,7 +6,7 @@ import HFRMedia
 enum ExportPlanText {
     static func render(_ p: ExportPreview) -> String {
         let spliced = p.splicedReason.map {
-            "copied losslessly; the other segments re-encoded into the same stream (\($0))"
+            "copied losslessly but for the re-encode segments, spliced in (\($0))"
         }
         let how = p.reencodeReason.map { "re-encoded to H.264 (\($0))" } ?? spliced ?? "copied losslessly"
         var out = "Plan: \(p.input) → \(p.output) (\(containerName(p.container))), video \(how)\n"
