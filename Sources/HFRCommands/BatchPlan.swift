@@ -39,7 +39,9 @@ enum BatchPlan {
             switch e.plan {
             case .success(let p):
                 rows.append([
-                    j.id, j.manifestInput, j.manifestOutput, p.isReencoded ? "re-encode" : "copy", String(p.framesOut),
+                    j.id, j.manifestInput, j.manifestOutput,
+                    p.isReencoded ? "re-encode" : p.isSpliced ? "splice" : "copy",
+                    String(p.framesOut),
                     DecimalText.fixed(p.outputDuration.doubleValue, digits: 3),
                     p.audioAlgorithm == "copy" ? "copied" : p.audioAlgorithm, options,
                 ])
