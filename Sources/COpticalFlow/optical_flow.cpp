@@ -74,6 +74,12 @@ struct Tap {
         const float bottom = float(p[stride]) + fx * float(int(p[stride + 1]) - int(p[stride]));
         return top + fy * (bottom - top);
     }
+    /// A one-channel float matrix.
+    float read1(const cv::Mat &m) const {
+        const float *a = m.ptr<float>(row) + column, *b = m.ptr<float>(row + 1) + column;
+        const float top = a[0] + fx * (a[1] - a[0]), bottom = b[0] + fx * (b[1] - b[0]);
+        return top + fy * (bottom - top);
+    }
     /// Channel `k` of a two-channel float matrix.
     float read2(const cv::Mat &m, int k) const {
         const float *a = m.ptr<float>(row) + 2 * column + k, *b = m.ptr<float>(row + 1) + 2 * column + k;
@@ -81,19 +87,6 @@ struct Tap {
         return top + fy * (bottom - top);
     }
 };
-
-/// A one-channel float matrix sampled bilinearly at (x, y), zero outside it.
-float readOrZero(const cv::Mat &m, float x, float y) {
-    if (!(x > -1.0f && y > -1.0f && x < float(m.cols) && y < float(m.rows))) return 0.0f;
-    const int x0 = int(std::floor(x)), y0 = int(std::floor(y));
-    const float fx = x - float(x0), fy = y - float(y0);
-    auto at = [&](int xx, int yy) {
-        return xx < 0 || yy < 0 || xx >= m.cols || yy >= m.rows ? 0.0f : m.ptr<float>(yy)[xx];
-    };
-    const float top = at(x0, y0) + fx * (at(x0 + 1, y0) - at(x0, y0));
-    const float bottom = at(x0, y0 + 1) + fx * (at(x0 + 1, y0 + 1) - at(x0, y0 + 1));
-    return top + fy * (bottom - top);
-}
 
 /// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p.
 void consistency(const cv::Mat &f, const cv::Mat &g, float sigma, cv::Mat &out) {
@@ -146,7 +139,9 @@ struct hfr_flow {
     cv::Mat luma0, luma1, small0, small1;
     cv::Mat chroma0[2], chroma1[2];
     /// The later picture's weight (0…1) on the coarse and the chroma grids.
-    cv::Mat coarseWeight, weight;
+    cv::Mat coarseWeight, weight, scratch;
+    /// The chroma grid's flows one component per matrix: F01x, F01y, F10x, F10y.
+    cv::Mat components[4];
     /// Luma rows on the chroma grid (`halfGridTaps`).
     std::vector<int> rows;
     std::vector<float> rowWeights;
@@ -193,10 +188,15 @@ void prepare(hfr_flow *f) {
     Level &c = f->chroma, &k = f->coarse;
     resizeFlow(l.forward, c.width, c.height, c.forward);
     resizeFlow(l.backward, c.width, c.height, c.backward);
+    cv::split(c.forward, f->components);
+    cv::split(c.backward, f->components + 2);
     resizeFlow(l.forward, k.width, k.height, k.forward);
     resizeFlow(l.backward, k.width, k.height, k.backward);
-    cv::resize(l.c0, k.c0, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
-    cv::resize(l.c1, k.c1, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
+    // The coarse consistencies with a border of zeros: outside the picture, a warp has nothing to offer.
+    for (int side = 0; side < 2; side++) {
+        cv::resize(side ? l.c1 : l.c0, f->scratch, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
+        cv::copyMakeBorder(f->scratch, side ? k.c1 : k.c0, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    }
 }
 
 /// The later picture's weight at time t, 0…1, on the coarse grid and then the chroma grid. Each
@@ -225,8 +225,8 @@ void weights(hfr_flow *f, double t) {
                 const float dy1 = 2 * a * (t1.read2(c.backward, 1) - f1[2 * x + 1]);
                 const float r0 = 1.0f / (1.0f + (dx0 * dx0 + dy0 * dy0) * inverse);
                 const float r1 = 1.0f / (1.0f + (dx1 * dx1 + dy1 * dy1) * inverse);
-                const float w0 = a * (readOrZero(c.c0, x0, y0) * r0 + floor);
-                const float w1 = b * (readOrZero(c.c1, x1, y1) * r1 + floor);
+                const Tap p0(x0 + 1, y0 + 1, c.width + 2, c.height + 2), p1(x1 + 1, y1 + 1, c.width + 2, c.height + 2);
+                const float w0 = a * (p0.read1(c.c0) * r0 + floor), w1 = b * (p1.read1(c.c1) * r1 + floor);
                 w[x] = w1 / (w0 + w1);
             }
         }
@@ -241,18 +241,10 @@ hfr::PlaneView view(const cv::Mat &m) { return hfr::PlaneView{m.data, m.step, m.
 void synthesizeChroma(hfr_flow *f, float t, hfr_picture *out) {
     const Level &c = f->chroma;
     cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &range) {
-        // This row's vectors, one plane per component.
-        std::vector<float> line(size_t(c.width) * 4);
-        float *ax = line.data(), *ay = ax + c.width, *bx = ay + c.width, *by = bx + c.width;
         for (int y = range.start; y < range.end; y++) {
-            const float *f0 = c.forward.ptr<float>(y), *f1 = c.backward.ptr<float>(y);
-            for (int x = 0; x < c.width; x++) {
-                ax[x] = f0[2 * x];
-                ay[x] = f0[2 * x + 1];
-                bx[x] = f1[2 * x];
-                by[x] = f1[2 * x + 1];
-            }
-            const hfr::RowWarp row{ax, ay, bx, by, f->weight.ptr<float>(y), t, 1.0f - t};
+            const cv::Mat *v = f->components;
+            const hfr::RowWarp row{v[0].ptr<float>(y), v[1].ptr<float>(y), v[2].ptr<float>(y), v[3].ptr<float>(y),
+                                   f->weight.ptr<float>(y), t, 1.0f - t};
             for (int p = 0; p < 2; p++) {
                 uint8_t *o = out->data[p + 1] + size_t(y) * size_t(out->linesize[p + 1]);
                 hfr::warpRow(view(f->chroma0[p]), view(f->chroma1[p]), row, y, c.width, o);
@@ -261,50 +253,31 @@ void synthesizeChroma(hfr_flow *f, float t, hfr_picture *out) {
     });
 }
 
-/// Upsamples one row by 2 with the pixel centres aligned (as `cv::resize` does): `padded` holds the
-/// row with its first and last values repeated once at each end.
-void upsampleRow(const float *padded, int width, float *out) {
-    for (int x = 0; x + 1 < width; x += 2) {
-        const int m = x / 2;
-        out[x] = 0.25f * padded[m] + 0.75f * padded[m + 1];
-        out[x + 1] = 0.75f * padded[m + 1] + 0.25f * padded[m + 2];
-    }
-    if (width % 2) out[width - 1] = 0.25f * padded[width / 2] + 0.75f * padded[width / 2 + 1];
-}
-
 /// The luma plane at time t, as the chroma but on the full grid: the flows (doubled) and the weight
 /// are the chroma grid's, upsampled bilinearly one row at a time.
 void synthesizeLuma(hfr_flow *f, float t, hfr_picture *out) {
     const Level &c = f->chroma;
     const int width = f->width, cw = c.width;
     cv::parallel_for_(cv::Range(0, f->height), [&](const cv::Range &range) {
-        // The chroma row of this luma row (padded), then the luma row: F01x, F01y, F10x, F10y, weight.
-        std::vector<float> chromaLine(size_t(cw + 2) * 5), lumaLine(size_t(width) * 5);
+        // The chroma rows around this luma row mixed, padded for `warpRowHalf`: F01x, F01y, F10x, F10y, weight.
+        const size_t padded = size_t(cw) + 10;
+        std::vector<float> line(padded * 5);
+        const cv::Mat *sources[5] = {&f->components[0], &f->components[1], &f->components[2], &f->components[3],
+                                     &f->weight};
         for (int y = range.start; y < range.end; y++) {
             const int r = f->rows[size_t(y)];
             const float fy = f->rowWeights[size_t(y)];
-            const float *a0 = c.forward.ptr<float>(r), *b0 = c.forward.ptr<float>(r + 1);
-            const float *a1 = c.backward.ptr<float>(r), *b1 = c.backward.ptr<float>(r + 1);
-            const float *aw = f->weight.ptr<float>(r), *bw = f->weight.ptr<float>(r + 1);
             float *l[5];
-            for (int i = 0; i < 5; i++) l[i] = chromaLine.data() + size_t(i) * size_t(cw + 2) + 1;
-            for (int x = 0; x < cw; x++) {
-                l[0][x] = a0[2 * x] + fy * (b0[2 * x] - a0[2 * x]);
-                l[1][x] = a0[2 * x + 1] + fy * (b0[2 * x + 1] - a0[2 * x + 1]);
-                l[2][x] = a1[2 * x] + fy * (b1[2 * x] - a1[2 * x]);
-                l[3][x] = a1[2 * x + 1] + fy * (b1[2 * x + 1] - a1[2 * x + 1]);
-                l[4][x] = aw[x] + fy * (bw[x] - aw[x]);
-            }
-            float *u[5];
             for (int i = 0; i < 5; i++) {
-                l[i][-1] = l[i][0];
-                l[i][cw] = l[i][cw - 1];
-                u[i] = lumaLine.data() + size_t(i) * size_t(width);
-                upsampleRow(l[i] - 1, width, u[i]);
+                l[i] = line.data() + size_t(i) * padded;
+                const float *above = sources[i]->ptr<float>(r), *below = sources[i]->ptr<float>(r + 1);
+                for (int x = 0; x < cw; x++) l[i][x + 1] = above[x] + fy * (below[x] - above[x]);
+                l[i][0] = l[i][1];
+                std::fill(l[i] + cw + 1, l[i] + padded, l[i][cw]);
             }
-            const hfr::RowWarp row{u[0], u[1], u[2], u[3], u[4], 2.0f * t, 2.0f * (1.0f - t)};
+            const hfr::RowWarp row{l[0], l[1], l[2], l[3], l[4], 2.0f * t, 2.0f * (1.0f - t)};
             uint8_t *o = out->data[0] + size_t(y) * size_t(out->linesize[0]);
-            hfr::warpRow(view(f->luma0), view(f->luma1), row, y, width, o);
+            hfr::warpRowHalf(view(f->luma0), view(f->luma1), row, y, width, o);
         }
     });
 }

@@ -34,6 +34,21 @@ void warpPortable(const PlaneView &a, const PlaneView &b, const RowWarp &r, int 
     }
 }
 
+/// The values of a padded half-width row at output pixel x (see warpRowHalf).
+inline float half(const float *row, int x) {
+    const float *p = row + (x + 1) / 2;
+    return x % 2 ? 0.75f * p[0] + 0.25f * p[1] : 0.25f * p[0] + 0.75f * p[1];
+}
+
+void warpHalfPortable(const PlaneView &a, const PlaneView &b, const RowWarp &r, int y, int from, int count,
+                      uint8_t *out) {
+    for (int x = from; x < count; x++) {
+        const float s0 = sample(a, float(x) - r.ka * half(r.ax, x), float(y) - r.ka * half(r.ay, x));
+        const float s1 = sample(b, float(x) - r.kb * half(r.bx, x), float(y) - r.kb * half(r.by, x));
+        out[x] = uint8_t(s0 + half(r.w, x) * (s1 - s0) + 0.5f);
+    }
+}
+
 #if defined(__x86_64__)
 #define HFR_AVX2 __attribute__((target("avx2,fma")))
 
@@ -61,6 +76,13 @@ HFR_AVX2 inline __m256 sample8(const PlaneView &p, __m256 x, __m256 y) {
     return _mm256_fmadd_ps(fy, _mm256_sub_ps(bottom, top), top);
 }
 
+/// Eight values 0…255.5 truncated to bytes.
+HFR_AVX2 inline void store8(uint8_t *out, __m256 mixed) {
+    const __m256i values = _mm256_cvttps_epi32(mixed);
+    const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(values), _mm256_extracti128_si256(values, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i *>(out), _mm_packus_epi16(words, words));
+}
+
 /// Pixels [0, count − count % 8) of the row; returns where the portable loop takes over.
 HFR_AVX2 int warpAVX2(const PlaneView &a, const PlaneView &b, const RowWarp &r, int y, int count, uint8_t *out) {
     const __m256 ka = _mm256_set1_ps(r.ka), kb = _mm256_set1_ps(r.kb), half = _mm256_set1_ps(0.5f);
@@ -73,10 +95,32 @@ HFR_AVX2 int warpAVX2(const PlaneView &a, const PlaneView &b, const RowWarp &r, 
         const __m256 s1 = sample8(b, _mm256_fnmadd_ps(kb, _mm256_loadu_ps(r.bx + x), column),
                                   _mm256_fnmadd_ps(kb, _mm256_loadu_ps(r.by + x), row));
         const __m256 mixed = _mm256_fmadd_ps(_mm256_loadu_ps(r.w + x), _mm256_sub_ps(s1, s0), _mm256_add_ps(s0, half));
-        const __m256i values = _mm256_cvttps_epi32(mixed);
-        const __m128i words =
-            _mm_packus_epi32(_mm256_castsi256_si128(values), _mm256_extracti128_si256(values, 1));
-        _mm_storel_epi64(reinterpret_cast<__m128i *>(out + x), _mm_packus_epi16(words, words));
+        store8(out + x, mixed);
+    }
+    return x;
+}
+
+/// Output pixels x … x + 7 (x even) of a padded half-width row: entries x/2 … x/2 + 5 mixed.
+HFR_AVX2 inline __m256 upsample8(const float *row, int x) {
+    const __m256 values = _mm256_loadu_ps(row + x / 2);
+    const __m256 lower = _mm256_permutevar8x32_ps(values, _mm256_setr_epi32(0, 1, 1, 2, 2, 3, 3, 4));
+    const __m256 upper = _mm256_permutevar8x32_ps(values, _mm256_setr_epi32(1, 2, 2, 3, 3, 4, 4, 5));
+    const __m256 weight = _mm256_setr_ps(0.75f, 0.25f, 0.75f, 0.25f, 0.75f, 0.25f, 0.75f, 0.25f);
+    return _mm256_fmadd_ps(weight, _mm256_sub_ps(upper, lower), lower);
+}
+
+HFR_AVX2 int warpHalfAVX2(const PlaneView &a, const PlaneView &b, const RowWarp &r, int y, int count, uint8_t *out) {
+    const __m256 ka = _mm256_set1_ps(r.ka), kb = _mm256_set1_ps(r.kb), half = _mm256_set1_ps(0.5f);
+    const __m256 row = _mm256_set1_ps(float(y)), steps = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
+    int x = 0;
+    for (; x + 8 <= count; x += 8) {
+        const __m256 column = _mm256_add_ps(_mm256_set1_ps(float(x)), steps);
+        const __m256 s0 = sample8(a, _mm256_fnmadd_ps(ka, upsample8(r.ax, x), column),
+                                  _mm256_fnmadd_ps(ka, upsample8(r.ay, x), row));
+        const __m256 s1 = sample8(b, _mm256_fnmadd_ps(kb, upsample8(r.bx, x), column),
+                                  _mm256_fnmadd_ps(kb, upsample8(r.by, x), row));
+        const __m256 mixed = _mm256_fmadd_ps(upsample8(r.w, x), _mm256_sub_ps(s1, s0), _mm256_add_ps(s0, half));
+        store8(out + x, mixed);
     }
     return x;
 }
@@ -95,6 +139,18 @@ void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, 
     if (hasAVX2()) from = warpAVX2(a, b, row, y, count, out);
 #endif
     warpPortable(a, b, row, y, from, count, out);
+}
+
+}  // namespace hfr
+
+namespace hfr {
+
+void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out) {
+    int from = 0;
+#if defined(__x86_64__)
+    if (hasAVX2()) from = warpHalfAVX2(a, b, row, y, count, out);
+#endif
+    warpHalfPortable(a, b, row, y, from, count, out);
 }
 
 }  // namespace hfr

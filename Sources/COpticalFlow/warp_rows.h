@@ -25,6 +25,12 @@ struct RowWarp {
 
 void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out);
 
+/// As `warpRow`, but the five rows are on a grid of half the width, upsampled bilinearly with the
+/// pixel centres aligned (as `cv::resize` does): output pixel x reads entries (x + 1) / 2 and the
+/// next, weighted 3:1 or 1:3 (x even or odd). Each row is padded: entry 0 repeats the first value,
+/// and the rows hold at least count / 2 + 8 entries (the last value repeated).
+void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out);
+
 }  // namespace hfr
 
 #endif
