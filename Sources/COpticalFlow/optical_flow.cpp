@@ -54,53 +54,19 @@ void resizeFlow(const cv::Mat &flow, int width, int height, cv::Mat &out) {
     }
 }
 
-/// Where a bilinear sample at (x, y) reads, edges replicated: the top-left tap's offset in
-/// elements (row · stride + column · channels) and the weights of the right and lower taps.
-struct Tap {
-    int column, row;
-    float fx, fy;
-    Tap(float x, float y, int width, int height) {
-        x = std::min(std::max(x, 0.0f), float(width - 1));
-        y = std::min(std::max(y, 0.0f), float(height - 1));
-        column = std::min(int(x), width - 2);
-        row = std::min(int(y), height - 2);
-        fx = x - float(column);
-        fy = y - float(row);
-    }
-    /// The sample of an 8-bit plane (stride in bytes).
-    float read(const uint8_t *plane, size_t stride) const {
-        const uint8_t *p = plane + size_t(row) * stride + size_t(column);
-        const float top = float(p[0]) + fx * float(int(p[1]) - int(p[0]));
-        const float bottom = float(p[stride]) + fx * float(int(p[stride + 1]) - int(p[stride]));
-        return top + fy * (bottom - top);
-    }
-    /// A one-channel float matrix.
-    float read1(const cv::Mat &m) const {
-        const float *a = m.ptr<float>(row) + column, *b = m.ptr<float>(row + 1) + column;
-        const float top = a[0] + fx * (a[1] - a[0]), bottom = b[0] + fx * (b[1] - b[0]);
-        return top + fy * (bottom - top);
-    }
-    /// Channel `k` of a two-channel float matrix.
-    float read2(const cv::Mat &m, int k) const {
-        const float *a = m.ptr<float>(row) + 2 * column + k, *b = m.ptr<float>(row + 1) + 2 * column + k;
-        const float top = a[0] + fx * (a[2] - a[0]), bottom = b[0] + fx * (b[2] - b[0]);
-        return top + fy * (bottom - top);
-    }
-};
+hfr::FloatView floatView(const cv::Mat &m) {
+    return hfr::FloatView{m.ptr<float>(), m.step / sizeof(float), m.cols, m.rows};
+}
 
-/// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p.
-void consistency(const cv::Mat &f, const cv::Mat &g, float sigma, cv::Mat &out) {
-    out.create(f.rows, f.cols, CV_32FC1);
-    const float inverse = 1.0f / (sigma * sigma);
-    cv::parallel_for_(cv::Range(0, f.rows), [&](const cv::Range &rows) {
+/// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p. F and G
+/// as their components (x, y).
+void consistency(const cv::Mat *f, const cv::Mat *g, float sigma, cv::Mat &out) {
+    out.create(f[0].rows, f[0].cols, CV_32FC1);
+    const hfr::FloatView gx = floatView(g[0]), gy = floatView(g[1]);
+    cv::parallel_for_(cv::Range(0, out.rows), [&](const cv::Range &rows) {
         for (int y = rows.start; y < rows.end; y++) {
-            const auto *a = f.ptr<float>(y);
-            auto *c = out.ptr<float>(y);
-            for (int x = 0; x < f.cols; x++) {
-                const Tap tap(float(x) + a[2 * x], float(y) + a[2 * x + 1], g.cols, g.rows);
-                const float dx = a[2 * x] + tap.read2(g, 0), dy = a[2 * x + 1] + tap.read2(g, 1);
-                c[x] = 1.0f / (1.0f + (dx * dx + dy * dy) * inverse);
-            }
+            hfr::consistencyRow(f[0].ptr<float>(y), f[1].ptr<float>(y), gx, gy, y, out.cols, 1.0f / (sigma * sigma),
+                                out.ptr<float>(y));
         }
     });
 }
@@ -140,8 +106,9 @@ struct hfr_flow {
     cv::Mat chroma0[2], chroma1[2];
     /// The later picture's weight (0…1) on the coarse and the chroma grids.
     cv::Mat coarseWeight, weight, scratch;
-    /// The chroma grid's flows one component per matrix: F01x, F01y, F10x, F10y.
-    cv::Mat components[4];
+    /// The flows one component per matrix (F01x, F01y, F10x, F10y) on the flow's, the chroma and the
+    /// coarse grid.
+    cv::Mat levelComponents[4], components[4], coarseComponents[4];
     /// Luma rows on the chroma grid (`halfGridTaps`).
     std::vector<int> rows;
     std::vector<float> rowWeights;
@@ -183,15 +150,24 @@ void estimate(hfr_flow *f) {
 void prepare(hfr_flow *f) {
     Level &l = f->flowLevel;
     const float sigma = f->settings.consistency;
-    consistency(l.forward, l.backward, sigma, l.c0);
-    consistency(l.backward, l.forward, sigma, l.c1);
+    cv::Mat *v = f->levelComponents;
+    cv::split(l.forward, v);
+    cv::split(l.backward, v + 2);
+    consistency(v, v + 2, sigma, l.c0);
+    consistency(v + 2, v, sigma, l.c1);
     Level &c = f->chroma, &k = f->coarse;
     resizeFlow(l.forward, c.width, c.height, c.forward);
     resizeFlow(l.backward, c.width, c.height, c.backward);
-    cv::split(c.forward, f->components);
-    cv::split(c.backward, f->components + 2);
+    if (c.width == l.width && c.height == l.height) {
+        std::copy(v, v + 4, f->components);
+    } else {
+        cv::split(c.forward, f->components);
+        cv::split(c.backward, f->components + 2);
+    }
     resizeFlow(l.forward, k.width, k.height, k.forward);
     resizeFlow(l.backward, k.width, k.height, k.backward);
+    cv::split(k.forward, f->coarseComponents);
+    cv::split(k.backward, f->coarseComponents + 2);
     // The coarse consistencies with a border of zeros: outside the picture, a warp has nothing to offer.
     for (int side = 0; side < 2; side++) {
         cv::resize(side ? l.c1 : l.c0, f->scratch, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
@@ -208,28 +184,13 @@ void prepare(hfr_flow *f) {
 void weights(hfr_flow *f, double t) {
     const Level &c = f->coarse;
     f->coarseWeight.create(c.height, c.width, CV_32FC1);
-    const float a = float(1.0 - t), b = float(t), floor = 1e-3f;
-    const float inverse = 1.0f / (f->settings.consistency * f->settings.consistency);
+    const cv::Mat *v = f->coarseComponents;
+    const float sigma = f->settings.consistency;
+    // Vectors on this grid are half the chroma's: the check is in chroma pixels.
+    const hfr::WeightInputs in{floatView(v[0]), floatView(v[1]), floatView(v[2]), floatView(v[3]), floatView(c.c0),
+                               floatView(c.c1), float(1.0 - t), float(t), 1.0f / (sigma * sigma), 2.0f, 1e-3f};
     cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &range) {
-        for (int y = range.start; y < range.end; y++) {
-            const float *f0 = c.forward.ptr<float>(y), *f1 = c.backward.ptr<float>(y);
-            float *w = f->coarseWeight.ptr<float>(y);
-            for (int x = 0; x < c.width; x++) {
-                const float x0 = float(x) - b * f0[2 * x], y0 = float(y) - b * f0[2 * x + 1];
-                const float x1 = float(x) - a * f1[2 * x], y1 = float(y) - a * f1[2 * x + 1];
-                const Tap t0(x0, y0, c.width, c.height), t1(x1, y1, c.width, c.height);
-                // Vectors on this grid are half the chroma's: the check is in chroma pixels.
-                const float dx0 = 2 * b * (t0.read2(c.forward, 0) - f0[2 * x]);
-                const float dy0 = 2 * b * (t0.read2(c.forward, 1) - f0[2 * x + 1]);
-                const float dx1 = 2 * a * (t1.read2(c.backward, 0) - f1[2 * x]);
-                const float dy1 = 2 * a * (t1.read2(c.backward, 1) - f1[2 * x + 1]);
-                const float r0 = 1.0f / (1.0f + (dx0 * dx0 + dy0 * dy0) * inverse);
-                const float r1 = 1.0f / (1.0f + (dx1 * dx1 + dy1 * dy1) * inverse);
-                const Tap p0(x0 + 1, y0 + 1, c.width + 2, c.height + 2), p1(x1 + 1, y1 + 1, c.width + 2, c.height + 2);
-                const float w0 = a * (p0.read1(c.c0) * r0 + floor), w1 = b * (p1.read1(c.c1) * r1 + floor);
-                w[x] = w1 / (w0 + w1);
-            }
-        }
+        for (int y = range.start; y < range.end; y++) hfr::weightRow(in, y, c.width, f->coarseWeight.ptr<float>(y));
     });
     cv::resize(f->coarseWeight, f->weight, cv::Size(f->chroma.width, f->chroma.height), 0, 0, cv::INTER_LINEAR);
 }

@@ -31,6 +31,34 @@ void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, 
 /// and the rows hold at least count / 2 + 8 entries (the last value repeated).
 void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out);
 
+/// A float plane (at least 2×2; stride in floats).
+struct FloatView {
+    const float *data;
+    size_t stride;
+    int width, height;
+};
+
+/// The forward-backward check on one row y: for each x, p = (x, y), F(p) = (fx[x], fy[x]) and G read
+/// bilinearly from its planes gx, gy at p + F(p) (edges replicated):
+/// out[x] = 1 / (1 + |F(p) + G(p + F(p))|² · inverse).
+void consistencyRow(const float *fx, const float *fy, const FloatView &gx, const FloatView &gy, int y, int count,
+                    float inverse, float *out);
+
+/// What a row of blending weights reads: both flows (F01 in f0x, f0y; F10 in f1x, f1y; same stride)
+/// and their consistencies with a border of zeros (c0, c1: one pixel wider on each side).
+struct WeightInputs {
+    FloatView f0x, f0y, f1x, f1y, c0, c1;
+    /// The time weights of the earlier (a = 1 − t) and later (b = t) picture.
+    float a, b;
+    /// 1/σ² of the checks, the scale from these vectors to the pixels the check is in, and the
+    /// floor of each side's weight.
+    float inverse, scale, floor;
+};
+
+/// The later picture's share (0…1) at each pixel of row y: each side's time weight times its
+/// consistency and the agreement of the vector at the point it samples with its own.
+void weightRow(const WeightInputs &in, int y, int count, float *out);
+
 }  // namespace hfr
 
 #endif
