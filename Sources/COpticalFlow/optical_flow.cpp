@@ -9,10 +9,12 @@
 // (1−t)·c0 and t·c1, the consistencies read at the points each warp samples (zero outside the
 // picture, and lowered where the sampled content moves differently from the vector that fetched it), so
 // what one side cannot explain is taken from the other, and what neither explains fades between them
-// instead of tearing. Chroma is warped with the flow at its own resolution; the weights are worked out
-// on half the chroma grid and scaled up. Both cores: the two estimates run on two threads, the rest
-// splits rows over OpenCV's threads. All buffers belong to the interpolator and are reused from pair to
-// pair (peak RSS about 60 MB above blending at 720p, 150 MB at 1080p, flat over a clip).
+// instead of tearing. The weights are worked out on half the chroma grid and scaled up to it; the
+// chroma is warped with the flow at its own resolution, the luma with the chroma grid's flows and
+// weights upsampled row by row as it goes (no full-size flow, map or warped picture is ever stored).
+// The sampling, warping and mixing are fused loops (warp_rows.cpp: AVX2 where the processor has it).
+// Both cores: the two estimates run on two threads, the rest splits rows over OpenCV's threads. All
+// buffers belong to the interpolator and are reused from pair to pair.
 #include "optical_flow.h"
 #include "warp_rows.h"
 
@@ -60,13 +62,13 @@ hfr::FloatView floatView(const cv::Mat &m) {
 
 /// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p. F and G
 /// as their components (x, y).
-void consistency(const cv::Mat *f, const cv::Mat *g, float sigma, cv::Mat &out) {
+void consistency(const cv::Mat *f, const cv::Mat *g, float sigma, bool simd, cv::Mat &out) {
     out.create(f[0].rows, f[0].cols, CV_32FC1);
     const hfr::FloatView gx = floatView(g[0]), gy = floatView(g[1]);
     cv::parallel_for_(cv::Range(0, out.rows), [&](const cv::Range &rows) {
         for (int y = rows.start; y < rows.end; y++) {
             hfr::consistencyRow(f[0].ptr<float>(y), f[1].ptr<float>(y), gx, gy, y, out.cols, 1.0f / (sigma * sigma),
-                                out.ptr<float>(y));
+                                out.ptr<float>(y), simd);
         }
     });
 }
@@ -153,8 +155,8 @@ void prepare(hfr_flow *f) {
     cv::Mat *v = f->levelComponents;
     cv::split(l.forward, v);
     cv::split(l.backward, v + 2);
-    consistency(v, v + 2, sigma, l.c0);
-    consistency(v + 2, v, sigma, l.c1);
+    consistency(v, v + 2, sigma, f->settings.simd, l.c0);
+    consistency(v + 2, v, sigma, f->settings.simd, l.c1);
     Level &c = f->chroma, &k = f->coarse;
     resizeFlow(l.forward, c.width, c.height, c.forward);
     resizeFlow(l.backward, c.width, c.height, c.backward);
@@ -185,12 +187,15 @@ void weights(hfr_flow *f, double t) {
     const Level &c = f->coarse;
     f->coarseWeight.create(c.height, c.width, CV_32FC1);
     const cv::Mat *v = f->coarseComponents;
+    const bool simd = f->settings.simd;
     const float sigma = f->settings.consistency;
     // Vectors on this grid are half the chroma's: the check is in chroma pixels.
     const hfr::WeightInputs in{floatView(v[0]), floatView(v[1]), floatView(v[2]), floatView(v[3]), floatView(c.c0),
                                floatView(c.c1), float(1.0 - t), float(t), 1.0f / (sigma * sigma), 2.0f, 1e-3f};
     cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &range) {
-        for (int y = range.start; y < range.end; y++) hfr::weightRow(in, y, c.width, f->coarseWeight.ptr<float>(y));
+        for (int y = range.start; y < range.end; y++) {
+            hfr::weightRow(in, y, c.width, f->coarseWeight.ptr<float>(y), simd);
+        }
     });
     cv::resize(f->coarseWeight, f->weight, cv::Size(f->chroma.width, f->chroma.height), 0, 0, cv::INTER_LINEAR);
 }
@@ -208,7 +213,7 @@ void synthesizeChroma(hfr_flow *f, float t, hfr_picture *out) {
                                    f->weight.ptr<float>(y), t, 1.0f - t};
             for (int p = 0; p < 2; p++) {
                 uint8_t *o = out->data[p + 1] + size_t(y) * size_t(out->linesize[p + 1]);
-                hfr::warpRow(view(f->chroma0[p]), view(f->chroma1[p]), row, y, c.width, o);
+                hfr::warpRow(view(f->chroma0[p]), view(f->chroma1[p]), row, y, c.width, o, f->settings.simd);
             }
         }
     });
@@ -238,7 +243,7 @@ void synthesizeLuma(hfr_flow *f, float t, hfr_picture *out) {
             }
             const hfr::RowWarp row{l[0], l[1], l[2], l[3], l[4], 2.0f * t, 2.0f * (1.0f - t)};
             uint8_t *o = out->data[0] + size_t(y) * size_t(out->linesize[0]);
-            hfr::warpRowHalf(view(f->luma0), view(f->luma1), row, y, width, o);
+            hfr::warpRowHalf(view(f->luma0), view(f->luma1), row, y, width, o, f->settings.simd);
         }
     });
 }
@@ -277,12 +282,15 @@ hfr_flow_settings hfr_flow_default_settings(void) {
     s.downscale = 2;
     s.consistency = 1.0f;
     s.threads = 2;
+    s.simd = 1;
     return s;
 }
 
 hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settings) {
     hfr_flow_settings s = settings ? *settings : hfr_flow_default_settings();
-    if (s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 || !(s.consistency > 0)) return nullptr;
+    if (s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 || !(s.consistency > 0) || s.simd < 0 ||
+        s.simd > 1)
+        return nullptr;
     // DIS needs a few of its patches (8 to 12 pixels) across the shrunk picture.
     if (width / s.downscale < 32 || height / s.downscale < 32 || width > 16384 || height > 16384) return nullptr;
     try {

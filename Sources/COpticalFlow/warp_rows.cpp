@@ -62,8 +62,9 @@ void weightPortable(const WeightInputs &in, int y, int from, int count, float *o
     for (int x = from; x < count; x++) {
         const float x0 = float(x) - in.b * f0x[x], y0 = float(y) - in.b * f0y[x];
         const float x1 = float(x) - in.a * f1x[x], y1 = float(y) - in.a * f1y[x];
-        const float r0 = check(k0 * (sample(in.f0x, x0, y0) - f0x[x]), k0 * (sample(in.f0y, x0, y0) - f0y[x]), in.inverse);
-        const float r1 = check(k1 * (sample(in.f1x, x1, y1) - f1x[x]), k1 * (sample(in.f1y, x1, y1) - f1y[x]), in.inverse);
+        const float d0x = k0 * (sample(in.f0x, x0, y0) - f0x[x]), d0y = k0 * (sample(in.f0y, x0, y0) - f0y[x]);
+        const float d1x = k1 * (sample(in.f1x, x1, y1) - f1x[x]), d1y = k1 * (sample(in.f1y, x1, y1) - f1y[x]);
+        const float r0 = check(d0x, d0y, in.inverse), r1 = check(d1x, d1y, in.inverse);
         const float w0 = in.a * (sample(in.c0, x0 + 1, y0 + 1) * r0 + in.floor);
         const float w1 = in.b * (sample(in.c1, x1 + 1, y1 + 1) * r1 + in.floor);
         out[x] = w1 / (w0 + w1);
@@ -245,10 +246,10 @@ bool hasAVX2() {
 
 }  // namespace
 
-void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out) {
+void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out, bool simd) {
     int from = 0;
 #if defined(__x86_64__)
-    if (hasAVX2()) from = warpAVX2(a, b, row, y, count, out);
+    if (simd && hasAVX2()) from = warpAVX2(a, b, row, y, count, out);
 #endif
     warpPortable(a, b, row, y, from, count, out);
 }
@@ -257,10 +258,11 @@ void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, 
 
 namespace hfr {
 
-void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out) {
+void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out,
+                 bool simd) {
     int from = 0;
 #if defined(__x86_64__)
-    if (hasAVX2()) from = warpHalfAVX2(a, b, row, y, count, out);
+    if (simd && hasAVX2()) from = warpHalfAVX2(a, b, row, y, count, out);
 #endif
     warpHalfPortable(a, b, row, y, from, count, out);
 }
@@ -270,18 +272,18 @@ void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int
 namespace hfr {
 
 void consistencyRow(const float *fx, const float *fy, const FloatView &gx, const FloatView &gy, int y, int count,
-                    float inverse, float *out) {
+                    float inverse, float *out, bool simd) {
     int from = 0;
 #if defined(__x86_64__)
-    if (hasAVX2()) from = consistencyAVX2(fx, fy, gx, gy, y, count, inverse, out);
+    if (simd && hasAVX2()) from = consistencyAVX2(fx, fy, gx, gy, y, count, inverse, out);
 #endif
     consistencyPortable(fx, fy, gx, gy, y, from, count, inverse, out);
 }
 
-void weightRow(const WeightInputs &in, int y, int count, float *out) {
+void weightRow(const WeightInputs &in, int y, int count, float *out, bool simd) {
     int from = 0;
 #if defined(__x86_64__)
-    if (hasAVX2()) from = weightAVX2(in, y, count, out);
+    if (simd && hasAVX2()) from = weightAVX2(in, y, count, out);
 #endif
     weightPortable(in, y, from, count, out);
 }

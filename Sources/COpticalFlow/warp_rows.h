@@ -1,5 +1,6 @@
 // The inner loop of the interpolator: one output row sampled from two pictures along their flows and
-// mixed. Plain C++ (no OpenCV type); an AVX2 version where the processor has it, else portable code.
+// mixed. Plain C++ (no OpenCV type); an AVX2 version where the processor has it and `simd` is set,
+// else portable code (the two agree to rounding).
 #ifndef HFR_WARP_ROWS_H
 #define HFR_WARP_ROWS_H
 
@@ -23,13 +24,14 @@ struct RowWarp {
     float ka, kb;
 };
 
-void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out);
+void warpRow(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out, bool simd);
 
 /// As `warpRow`, but the five rows are on a grid of half the width, upsampled bilinearly with the
 /// pixel centres aligned (as `cv::resize` does): output pixel x reads entries (x + 1) / 2 and the
 /// next, weighted 3:1 or 1:3 (x even or odd). Each row is padded: entry 0 repeats the first value,
 /// and the rows hold at least count / 2 + 8 entries (the last value repeated).
-void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out);
+void warpRowHalf(const PlaneView &a, const PlaneView &b, const RowWarp &row, int y, int count, uint8_t *out,
+                 bool simd);
 
 /// A float plane (at least 2×2; stride in floats).
 struct FloatView {
@@ -42,7 +44,7 @@ struct FloatView {
 /// bilinearly from its planes gx, gy at p + F(p) (edges replicated):
 /// out[x] = 1 / (1 + |F(p) + G(p + F(p))|² · inverse).
 void consistencyRow(const float *fx, const float *fy, const FloatView &gx, const FloatView &gy, int y, int count,
-                    float inverse, float *out);
+                    float inverse, float *out, bool simd);
 
 /// What a row of blending weights reads: both flows (F01 in f0x, f0y; F10 in f1x, f1y; same stride)
 /// and their consistencies with a border of zeros (c0, c1: one pixel wider on each side).
@@ -57,7 +59,7 @@ struct WeightInputs {
 
 /// The later picture's share (0…1) at each pixel of row y: each side's time weight times its
 /// consistency and the agreement of the vector at the point it samples with its own.
-void weightRow(const WeightInputs &in, int y, int count, float *out);
+void weightRow(const WeightInputs &in, int y, int count, float *out, bool simd);
 
 }  // namespace hfr
 

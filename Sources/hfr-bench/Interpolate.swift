@@ -1,6 +1,6 @@
 // hfr-bench interpolate: the frame interpolators on raw video, for scripts/bench-interpolate.
 //   hfr-bench interpolate --size WxH --method flow|blend [--factor 4]
-//                         [--preset P --downscale D --consistency C --threads T]
+//                         [--preset P --downscale D --consistency C --threads T --simd 0|1]
 // Reads I420 frames on stdin and writes to stdout each one followed by factor − 1 synthesized
 // frames (at 1/factor, 2/factor, ...), the last alone: the frames `hfr export --speed 1/factor` at
 // the capture rate would show. Prints the time spent interpolating on stderr.
@@ -71,6 +71,7 @@ private func makeInterpolator(
     if let v = options["downscale"].flatMap(Int.init) { settings.downscale = v }
     if let v = options["consistency"].flatMap(Double.init) { settings.consistency = v }
     if let v = options["threads"].flatMap(Int.init) { settings.threads = v }
+    if let v = options["simd"] { settings.simd = v != "0" }
     return try FlowInterpolator(width: width, height: height, settings: settings)
 }
 
