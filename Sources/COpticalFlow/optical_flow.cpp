@@ -85,7 +85,8 @@ void halfGridTaps(int large, int size, std::vector<int> &index, std::vector<floa
     }
 }
 
-/// One resolution's flows (both ways, in its pixels) and consistencies.
+/// One resolution's flows (both ways, in its pixels) and consistencies (on the coarse grid with a
+/// border of zeros, one pixel wide).
 struct Level {
     int width = 0, height = 0;
     cv::Mat forward, backward, c0, c1;

@@ -80,7 +80,12 @@ private func readPicture(width: Int, height: Int) throws -> Frame? {
     let frame = try Frame.picture(width: width, height: height, format: .yuv420p)
     for (index, (w, h)) in planeSizes(width: width, height: height).enumerated() {
         guard let plane = frame.plane(index) else { return nil }
-        for y in 0..<h where !readFully(plane.bytes + y * plane.bytesPerLine, count: w) { return nil }
+        // One read per plane when its rows are contiguous, else one per row.
+        if plane.bytesPerLine == w {
+            guard readFully(plane.bytes, count: w * h) else { return nil }
+        } else {
+            for y in 0..<h where !readFully(plane.bytes + y * plane.bytesPerLine, count: w) { return nil }
+        }
     }
     return frame
 }
@@ -88,14 +93,20 @@ private func readPicture(width: Int, height: Int) throws -> Frame? {
 private func writePicture(_ frame: Frame) throws {
     for (index, (w, h)) in planeSizes(width: frame.width, height: frame.height).enumerated() {
         guard let plane = frame.plane(index) else { fail("picture without plane \(index)") }
-        for y in 0..<h {
-            var done = 0
-            while done < w {
-                let n = write(1, plane.bytes + y * plane.bytesPerLine + done, w - done)
-                guard n > 0 else { fail("cannot write stdout") }
-                done += n
-            }
+        if plane.bytesPerLine == w {
+            writeFully(plane.bytes, count: w * h)
+        } else {
+            for y in 0..<h { writeFully(plane.bytes + y * plane.bytesPerLine, count: w) }
         }
+    }
+}
+
+private func writeFully(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+    var done = 0
+    while done < count {
+        let n = write(1, bytes + done, count - done)
+        guard n > 0 else { fail("cannot write stdout") }
+        done += n
     }
 }
 
