@@ -9,20 +9,25 @@
 // (1−t)·c0 and t·c1, the consistencies read at the points each warp samples (zero outside the
 // picture, and lowered where the sampled content moves differently from the vector that fetched it), so
 // what one side cannot explain is taken from the other, and what neither explains fades between them
-// instead of tearing. Chroma is warped with the flow at its own resolution; the weights are worked out
-// on half the chroma grid and scaled up. Both cores: the two estimates run on two threads, the rest
-// splits rows over OpenCV's threads. All buffers belong to the interpolator and are reused from pair to
-// pair (peak RSS about 60 MB above blending at 720p, 150 MB at 1080p, flat over a clip).
+// instead of tearing. The weights are worked out on half the chroma grid and scaled up to it; the
+// chroma is warped with the flow at its own resolution, the luma with the chroma grid's flows and
+// weights upsampled row by row as it goes (no full-size flow, map or warped picture is ever stored).
+// The sampling, warping and mixing are fused loops (warp_rows.cpp: AVX2 where the processor has it).
+// Both cores: the two estimates run on two threads, the rest splits rows over OpenCV's threads. All
+// buffers belong to the interpolator and are reused from pair to pair.
 #include "optical_flow.h"
+#include "warp_rows.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/video/tracking.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <future>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -33,107 +38,61 @@ struct Plane {
     }
 };
 
-/// An identity map: each pixel's own coordinates.
-void fillGrid(cv::Mat &grid, int width, int height) {
-    grid.create(height, width, CV_32FC2);
-    for (int y = 0; y < height; y++) {
-        auto *row = grid.ptr<cv::Vec2f>(y);
-        for (int x = 0; x < width; x++) row[x] = cv::Vec2f(float(x), float(y));
-    }
-}
-
-/// `flow` (in flow-grid pixels) resized to width×height and scaled to that grid's pixels.
+/// `flow` (in flow-grid pixels) resized to width×height and scaled to that grid's pixels; the same
+/// matrix when the sizes agree.
 void resizeFlow(const cv::Mat &flow, int width, int height, cv::Mat &out) {
     if (flow.cols == width && flow.rows == height) {
-        flow.copyTo(out);
+        out = flow;
         return;
     }
     cv::resize(flow, out, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
-    cv::multiply(out, cv::Scalar(double(width) / flow.cols, double(height) / flow.rows), out);
-}
-
-/// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p.
-void consistency(const cv::Mat &f, const cv::Mat &g, const cv::Mat &grid, float sigma, cv::Mat &map, cv::Mat &back,
-                 cv::Mat &out) {
-    cv::add(grid, f, map);
-    cv::remap(g, back, map, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    out.create(f.rows, f.cols, CV_32FC1);
-    const float inverse = 1.0f / (sigma * sigma);
-    for (int y = 0; y < f.rows; y++) {
-        const auto *a = f.ptr<cv::Vec2f>(y);
-        const auto *b = back.ptr<cv::Vec2f>(y);
-        auto *c = out.ptr<float>(y);
-        for (int x = 0; x < f.cols; x++) {
-            const float dx = a[x][0] + b[x][0], dy = a[x][1] + b[x][1];
-            c[x] = 1.0f / (1.0f + (dx * dx + dy * dy) * inverse);
+    const float sx = float(width) / float(flow.cols), sy = float(height) / float(flow.rows);
+    for (int y = 0; y < out.rows; y++) {
+        auto *row = out.ptr<float>(y);
+        for (int x = 0; x < out.cols; x++) {
+            row[2 * x] *= sx;
+            row[2 * x + 1] *= sy;
         }
     }
 }
 
-/// out = (a·(256 − w) + b·w + 128) / 256 with w in 0…256, rows split over OpenCV's threads; integer
-/// arithmetic the compiler vectorizes.
-void mix(const cv::Mat &a, const cv::Mat &b, const cv::Mat &w, cv::Mat &out) {
-    cv::parallel_for_(cv::Range(0, a.rows), [&](const cv::Range &rows) {
+hfr::FloatView floatView(const cv::Mat &m) {
+    return hfr::FloatView{m.ptr<float>(), m.step / sizeof(float), m.cols, m.rows};
+}
+
+/// c(p) = 1 / (1 + |F(p) + G(p + F(p))|² / σ²): 1 where following F then G leads back to p. F and G
+/// as their components (x, y).
+void consistency(const cv::Mat *f, const cv::Mat *g, float sigma, bool simd, cv::Mat &out) {
+    out.create(f[0].rows, f[0].cols, CV_32FC1);
+    const hfr::FloatView gx = floatView(g[0]), gy = floatView(g[1]);
+    cv::parallel_for_(cv::Range(0, out.rows), [&](const cv::Range &rows) {
         for (int y = rows.start; y < rows.end; y++) {
-            const uint8_t *pa = a.ptr<uint8_t>(y), *pb = b.ptr<uint8_t>(y);
-            const uint16_t *pw = w.ptr<uint16_t>(y);
-            uint8_t *po = out.ptr<uint8_t>(y);
-            for (int x = 0; x < a.cols; x++) {
-                po[x] = uint8_t((pa[x] * (256 - pw[x]) + pb[x] * pw[x] + 128) >> 8);
-            }
+            hfr::consistencyRow(f[0].ptr<float>(y), f[1].ptr<float>(y), gx, gy, y, out.cols, 1.0f / (sigma * sigma),
+                                out.ptr<float>(y), simd);
         }
     });
 }
 
-/// Sampling maps x − scale·flow(x) in OpenCV's fixed-point form (integer position and a 1/32-pixel
-/// interpolation index, as `cv::convertMaps` makes them), the form `cv::remap` reads fastest. One
-/// pass: three times faster than `scaleAdd` and `convertMaps` (the ties of rounding may differ by 1/32).
-void fixedMaps(const cv::Mat &flow, double scale, cv::Mat &position, cv::Mat &fraction) {
-    position.create(flow.rows, flow.cols, CV_16SC2);
-    fraction.create(flow.rows, flow.cols, CV_16UC1);
-    const float k = float(-scale * cv::INTER_TAB_SIZE), one = float(cv::INTER_TAB_SIZE);
-    // The offset keeps the values positive so truncation rounds (floor of v + 0.5); positions stay
-    // within int16 for pictures up to 16384 pixels and vectors shorter than that.
-    const float offset = float(1 << 20) + 0.5f;
-    const int bias = 1 << 20, mask = cv::INTER_TAB_SIZE - 1;
-    cv::parallel_for_(cv::Range(0, flow.rows), [&](const cv::Range &rows) {
-        for (int y = rows.start; y < rows.end; y++) {
-            const float *f = flow.ptr<float>(y);
-            int16_t *p = position.ptr<int16_t>(y);
-            uint16_t *q = fraction.ptr<uint16_t>(y);
-            const float fy = float(y) * one + offset;
-            for (int x = 0; x < flow.cols; x++) {
-                const int ix = int(float(x) * one + offset + k * f[2 * x]) - bias;
-                const int iy = int(fy + k * f[2 * x + 1]) - bias;
-                p[2 * x] = int16_t(ix >> cv::INTER_BITS);
-                p[2 * x + 1] = int16_t(iy >> cv::INTER_BITS);
-                q[x] = uint16_t((iy & mask) * cv::INTER_TAB_SIZE + (ix & mask));
-            }
-        }
-    });
+/// For upsampling by 2 with pixel centres aligned (as `cv::resize` does): for each index of the
+/// larger grid, the lower neighbour on the smaller grid (of `size` entries) and the upper one's weight.
+void halfGridTaps(int large, int size, std::vector<int> &index, std::vector<float> &weight) {
+    index.resize(size_t(large));
+    weight.resize(size_t(large));
+    for (int i = 0; i < large; i++) {
+        const float s = std::min(std::max(0.5f * float(i) - 0.25f, 0.0f), float(size - 1));
+        index[size_t(i)] = std::min(int(s), size - 2);
+        weight[size_t(i)] = s - float(index[size_t(i)]);
+    }
 }
 
-/// One resolution's flows (both ways, in its pixels), consistencies and identity map.
+/// One resolution's flows (both ways, in its pixels) and consistencies (on the coarse grid with a
+/// border of zeros, one pixel wide).
 struct Level {
     int width = 0, height = 0;
-    cv::Mat grid, forward, backward, c0, c1;
-    cv::Mat position0, fraction0, position1, fraction1, k0, k1, s0, s1;
-    /// The size; an identity map only where the consistency is checked.
-    void reset(int w, int h, bool withGrid = false) {
+    cv::Mat forward, backward, c0, c1;
+    void reset(int w, int h) {
         width = w;
         height = h;
-        if (withGrid) fillGrid(grid, w, h);
-    }
-    /// Where each picture is sampled for time t: x − t·F01(x) in the earlier, x − (1−t)·F10(x) in the later.
-    void maps(double t) {
-        fixedMaps(forward, t, position0, fraction0);
-        fixedMaps(backward, 1.0 - t, position1, fraction1);
-    }
-    void warp0(const cv::Mat &in, cv::Mat &out, int border) const {
-        cv::remap(in, out, position0, fraction0, cv::INTER_LINEAR, border, cv::Scalar(0));
-    }
-    void warp1(const cv::Mat &in, cv::Mat &out, int border) const {
-        cv::remap(in, out, position1, fraction1, cv::INTER_LINEAR, border, cv::Scalar(0));
     }
 };
 
@@ -148,8 +107,14 @@ struct hfr_flow {
     Level flowLevel, chroma, coarse;
     cv::Mat luma0, luma1, small0, small1;
     cv::Mat chroma0[2], chroma1[2];
-    Level luma;
-    cv::Mat warped0, warped1, weightFloat, coarseWeight, weight, lumaWeight, scratchMap, scratchBack;
+    /// The later picture's weight (0…1) on the coarse and the chroma grids.
+    cv::Mat coarseWeight, weight, scratch;
+    /// The flows one component per matrix (F01x, F01y, F10x, F10y) on the flow's, the chroma and the
+    /// coarse grid.
+    cv::Mat levelComponents[4], components[4], coarseComponents[4];
+    /// Luma rows on the chroma grid (`halfGridTaps`).
+    std::vector<int> rows;
+    std::vector<float> rowWeights;
     bool hasPair = false;
     std::string error;
 };
@@ -188,69 +153,106 @@ void estimate(hfr_flow *f) {
 void prepare(hfr_flow *f) {
     Level &l = f->flowLevel;
     const float sigma = f->settings.consistency;
-    consistency(l.forward, l.backward, l.grid, sigma, f->scratchMap, f->scratchBack, l.c0);
-    consistency(l.backward, l.forward, l.grid, sigma, f->scratchMap, f->scratchBack, l.c1);
+    cv::Mat *v = f->levelComponents;
+    cv::split(l.forward, v);
+    cv::split(l.backward, v + 2);
+    consistency(v, v + 2, sigma, f->settings.simd, l.c0);
+    consistency(v + 2, v, sigma, f->settings.simd, l.c1);
     Level &c = f->chroma, &k = f->coarse;
     resizeFlow(l.forward, c.width, c.height, c.forward);
     resizeFlow(l.backward, c.width, c.height, c.backward);
+    if (c.width == l.width && c.height == l.height) {
+        std::copy(v, v + 4, f->components);
+    } else {
+        cv::split(c.forward, f->components);
+        cv::split(c.backward, f->components + 2);
+    }
     resizeFlow(l.forward, k.width, k.height, k.forward);
     resizeFlow(l.backward, k.width, k.height, k.backward);
-    cv::resize(l.c0, k.c0, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
-    cv::resize(l.c1, k.c1, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
-    resizeFlow(l.forward, f->width, f->height, f->luma.forward);
-    resizeFlow(l.backward, f->width, f->height, f->luma.backward);
+    cv::split(k.forward, f->coarseComponents);
+    cv::split(k.backward, f->coarseComponents + 2);
+    // The coarse consistencies with a border of zeros: outside the picture, a warp has nothing to offer.
+    for (int side = 0; side < 2; side++) {
+        cv::resize(side ? l.c1 : l.c0, f->scratch, cv::Size(k.width, k.height), 0, 0, cv::INTER_AREA);
+        cv::copyMakeBorder(f->scratch, side ? k.c1 : k.c0, 1, 1, 1, 1, cv::BORDER_CONSTANT, cv::Scalar(0));
+    }
 }
 
-/// The later picture's weight at time t, 0…256, on the chroma and luma grids. Each side's weight is
-/// its time weight times two checks at the point it samples: the forward-backward consistency there
-/// (zero outside the picture: a warp that samples beyond the edge has nothing to offer), and whether
-/// the content there really travels to this pixel (its own vector against the one the sample was
-/// taken with: where they differ, the sample belongs to something else, as next to a moving edge).
+/// The later picture's weight at time t, 0…1, on the coarse grid and then the chroma grid. Each
+/// side's weight is its time weight times two checks at the point it samples: the forward-backward
+/// consistency there (zero outside the picture: a warp that samples beyond the edge has nothing to
+/// offer), and whether the content there really travels to this pixel (its own vector against the one
+/// the sample was taken with: where they differ, the sample belongs to something else, as next to a
+/// moving edge).
 void weights(hfr_flow *f, double t) {
-    Level &c = f->coarse;
-    c.maps(t);
-    c.warp0(c.c0, c.k0, cv::BORDER_CONSTANT);
-    c.warp1(c.c1, c.k1, cv::BORDER_CONSTANT);
-    c.warp0(c.forward, c.s0, cv::BORDER_REPLICATE);
-    c.warp1(c.backward, c.s1, cv::BORDER_REPLICATE);
-    f->weightFloat.create(c.height, c.width, CV_32FC1);
-    const float a = float(1.0 - t), b = float(t), floor = 1e-3f;
-    const float inverse = 1.0f / (f->settings.consistency * f->settings.consistency);
-    for (int y = 0; y < c.height; y++) {
-        const float *k0 = c.k0.ptr<float>(y), *k1 = c.k1.ptr<float>(y);
-        const float *f0 = c.forward.ptr<float>(y), *f1 = c.backward.ptr<float>(y);
-        const float *s0 = c.s0.ptr<float>(y), *s1 = c.s1.ptr<float>(y);
-        float *w = f->weightFloat.ptr<float>(y);
-        for (int x = 0; x < c.width; x++) {
-            // Vectors on this grid are half the chroma's: the check is in chroma pixels.
-            const float dx0 = 2 * b * (s0[2 * x] - f0[2 * x]), dy0 = 2 * b * (s0[2 * x + 1] - f0[2 * x + 1]);
-            const float dx1 = 2 * a * (s1[2 * x] - f1[2 * x]), dy1 = 2 * a * (s1[2 * x + 1] - f1[2 * x + 1]);
-            const float r0 = 1.0f / (1.0f + (dx0 * dx0 + dy0 * dy0) * inverse);
-            const float r1 = 1.0f / (1.0f + (dx1 * dx1 + dy1 * dy1) * inverse);
-            const float w0 = a * (k0[x] * r0 + floor), w1 = b * (k1[x] * r1 + floor);
-            w[x] = w1 / (w0 + w1);
+    const Level &c = f->coarse;
+    f->coarseWeight.create(c.height, c.width, CV_32FC1);
+    const cv::Mat *v = f->coarseComponents;
+    const bool simd = f->settings.simd;
+    const float sigma = f->settings.consistency;
+    // Vectors on this grid are half the chroma's: the check is in chroma pixels.
+    const hfr::WeightInputs in{floatView(v[0]), floatView(v[1]), floatView(v[2]), floatView(v[3]), floatView(c.c0),
+                               floatView(c.c1), float(1.0 - t), float(t), 1.0f / (sigma * sigma), 2.0f, 1e-3f};
+    cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; y++) {
+            hfr::weightRow(in, y, c.width, f->coarseWeight.ptr<float>(y), simd);
         }
-    }
-    f->weightFloat.convertTo(f->coarseWeight, CV_16U, 256.0);
+    });
     cv::resize(f->coarseWeight, f->weight, cv::Size(f->chroma.width, f->chroma.height), 0, 0, cv::INTER_LINEAR);
-    cv::resize(f->coarseWeight, f->lumaWeight, cv::Size(f->width, f->height), 0, 0, cv::INTER_LINEAR);
+}
+
+hfr::PlaneView view(const cv::Mat &m) { return hfr::PlaneView{m.data, m.step, m.cols, m.rows}; }
+
+/// The chroma planes at time t: each picture sampled along its own flow (x − t·F01(x) in the
+/// earlier, x − (1−t)·F10(x) in the later), the two mixed by the weight.
+void synthesizeChroma(hfr_flow *f, float t, hfr_picture *out) {
+    const Level &c = f->chroma;
+    cv::parallel_for_(cv::Range(0, c.height), [&](const cv::Range &range) {
+        for (int y = range.start; y < range.end; y++) {
+            const cv::Mat *v = f->components;
+            const hfr::RowWarp row{v[0].ptr<float>(y), v[1].ptr<float>(y), v[2].ptr<float>(y), v[3].ptr<float>(y),
+                                   f->weight.ptr<float>(y), t, 1.0f - t};
+            for (int p = 0; p < 2; p++) {
+                uint8_t *o = out->data[p + 1] + size_t(y) * size_t(out->linesize[p + 1]);
+                hfr::warpRow(view(f->chroma0[p]), view(f->chroma1[p]), row, y, c.width, o, f->settings.simd);
+            }
+        }
+    });
+}
+
+/// The luma plane at time t, as the chroma but on the full grid: the flows (doubled) and the weight
+/// are the chroma grid's, upsampled bilinearly one row at a time.
+void synthesizeLuma(hfr_flow *f, float t, hfr_picture *out) {
+    const Level &c = f->chroma;
+    const int width = f->width, cw = c.width;
+    cv::parallel_for_(cv::Range(0, f->height), [&](const cv::Range &range) {
+        // The chroma rows around this luma row mixed, padded for `warpRowHalf`: F01x, F01y, F10x, F10y, weight.
+        const size_t padded = size_t(cw) + 10;
+        std::vector<float> line(padded * 5);
+        const cv::Mat *sources[5] = {&f->components[0], &f->components[1], &f->components[2], &f->components[3],
+                                     &f->weight};
+        for (int y = range.start; y < range.end; y++) {
+            const int r = f->rows[size_t(y)];
+            const float fy = f->rowWeights[size_t(y)];
+            float *l[5];
+            for (int i = 0; i < 5; i++) {
+                l[i] = line.data() + size_t(i) * padded;
+                const float *above = sources[i]->ptr<float>(r), *below = sources[i]->ptr<float>(r + 1);
+                for (int x = 0; x < cw; x++) l[i][x + 1] = above[x] + fy * (below[x] - above[x]);
+                l[i][0] = l[i][1];
+                std::fill(l[i] + cw + 1, l[i] + padded, l[i][cw]);
+            }
+            const hfr::RowWarp row{l[0], l[1], l[2], l[3], l[4], 2.0f * t, 2.0f * (1.0f - t)};
+            uint8_t *o = out->data[0] + size_t(y) * size_t(out->linesize[0]);
+            hfr::warpRowHalf(view(f->luma0), view(f->luma1), row, y, width, o, f->settings.simd);
+        }
+    });
 }
 
 void synthesize(hfr_flow *f, double t, hfr_picture *out) {
     weights(f, t);
-    Level &c = f->chroma;
-    c.maps(t);
-    for (int p = 0; p < 2; p++) {
-        c.warp0(f->chroma0[p], f->warped0, cv::BORDER_REPLICATE);
-        c.warp1(f->chroma1[p], f->warped1, cv::BORDER_REPLICATE);
-        cv::Mat dst = Plane::wrap(out->data[p + 1], out->linesize[p + 1], c.width, c.height).mat;
-        mix(f->warped0, f->warped1, f->weight, dst);
-    }
-    f->luma.maps(t);
-    f->luma.warp0(f->luma0, f->warped0, cv::BORDER_REPLICATE);
-    f->luma.warp1(f->luma1, f->warped1, cv::BORDER_REPLICATE);
-    cv::Mat dst = Plane::wrap(out->data[0], out->linesize[0], f->width, f->height).mat;
-    mix(f->warped0, f->warped1, f->lumaWeight, dst);
+    synthesizeChroma(f, float(t), out);
+    synthesizeLuma(f, float(t), out);
 }
 
 template <typename Body> int guarded(hfr_flow *f, Body body) {
@@ -281,12 +283,15 @@ hfr_flow_settings hfr_flow_default_settings(void) {
     s.downscale = 2;
     s.consistency = 1.0f;
     s.threads = 2;
+    s.simd = 1;
     return s;
 }
 
 hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settings) {
     hfr_flow_settings s = settings ? *settings : hfr_flow_default_settings();
-    if (s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 || !(s.consistency > 0)) return nullptr;
+    if (s.preset < 0 || s.preset > 2 || s.downscale < 1 || s.downscale > 8 || !(s.consistency > 0) || s.simd < 0 ||
+        s.simd > 1)
+        return nullptr;
     // DIS needs a few of its patches (8 to 12 pixels) across the shrunk picture.
     if (width / s.downscale < 32 || height / s.downscale < 32 || width > 16384 || height > 16384) return nullptr;
     try {
@@ -298,10 +303,10 @@ hfr_flow *hfr_flow_create(int width, int height, const hfr_flow_settings *settin
         f->settings = s;
         f->disForward = makeDIS(s);
         f->disBackward = makeDIS(s);
-        f->flowLevel.reset((width + s.downscale - 1) / s.downscale, (height + s.downscale - 1) / s.downscale, true);
+        f->flowLevel.reset((width + s.downscale - 1) / s.downscale, (height + s.downscale - 1) / s.downscale);
         f->chroma.reset(f->chromaWidth, f->chromaHeight);
         f->coarse.reset((f->chromaWidth + 1) / 2, (f->chromaHeight + 1) / 2);
-        f->luma.reset(width, height);
+        halfGridTaps(height, f->chromaHeight, f->rows, f->rowWeights);
         return f;
     } catch (...) {
         return nullptr;

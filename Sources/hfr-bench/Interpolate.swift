@@ -1,6 +1,6 @@
 // hfr-bench interpolate: the frame interpolators on raw video, for scripts/bench-interpolate.
 //   hfr-bench interpolate --size WxH --method flow|blend [--factor 4]
-//                         [--preset P --downscale D --consistency C --threads T]
+//                         [--preset P --downscale D --consistency C --threads T --simd 0|1]
 // Reads I420 frames on stdin and writes to stdout each one followed by factor − 1 synthesized
 // frames (at 1/factor, 2/factor, ...), the last alone: the frames `hfr export --speed 1/factor` at
 // the capture rate would show. Prints the time spent interpolating on stderr.
@@ -71,6 +71,7 @@ private func makeInterpolator(
     if let v = options["downscale"].flatMap(Int.init) { settings.downscale = v }
     if let v = options["consistency"].flatMap(Double.init) { settings.consistency = v }
     if let v = options["threads"].flatMap(Int.init) { settings.threads = v }
+    if let v = options["simd"] { settings.simd = v != "0" }
     return try FlowInterpolator(width: width, height: height, settings: settings)
 }
 
@@ -79,7 +80,12 @@ private func readPicture(width: Int, height: Int) throws -> Frame? {
     let frame = try Frame.picture(width: width, height: height, format: .yuv420p)
     for (index, (w, h)) in planeSizes(width: width, height: height).enumerated() {
         guard let plane = frame.plane(index) else { return nil }
-        for y in 0..<h where !readFully(plane.bytes + y * plane.bytesPerLine, count: w) { return nil }
+        // One read per plane when its rows are contiguous, else one per row.
+        if plane.bytesPerLine == w {
+            guard readFully(plane.bytes, count: w * h) else { return nil }
+        } else {
+            for y in 0..<h where !readFully(plane.bytes + y * plane.bytesPerLine, count: w) { return nil }
+        }
     }
     return frame
 }
@@ -87,14 +93,20 @@ private func readPicture(width: Int, height: Int) throws -> Frame? {
 private func writePicture(_ frame: Frame) throws {
     for (index, (w, h)) in planeSizes(width: frame.width, height: frame.height).enumerated() {
         guard let plane = frame.plane(index) else { fail("picture without plane \(index)") }
-        for y in 0..<h {
-            var done = 0
-            while done < w {
-                let n = write(1, plane.bytes + y * plane.bytesPerLine + done, w - done)
-                guard n > 0 else { fail("cannot write stdout") }
-                done += n
-            }
+        if plane.bytesPerLine == w {
+            writeFully(plane.bytes, count: w * h)
+        } else {
+            for y in 0..<h { writeFully(plane.bytes + y * plane.bytesPerLine, count: w) }
         }
+    }
+}
+
+private func writeFully(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) {
+    var done = 0
+    while done < count {
+        let n = write(1, bytes + done, count - done)
+        guard n > 0 else { fail("cannot write stdout") }
+        done += n
     }
 }
 

@@ -26,6 +26,8 @@ typedef struct hfr_flow_settings {
     float consistency;
     /// Threads for the estimate and the warps (1 or more).
     int threads;
+    /// 1: the AVX2 loops where the processor has them; 0: the portable ones (same pictures to rounding).
+    int simd;
 } hfr_flow_settings;
 
 hfr_flow_settings hfr_flow_default_settings(void);
