@@ -55,7 +55,11 @@ extension DeviceTests {
             step("formats listed")
             let clean = try Self.record(dir.path("clean.mp4"), in: dir)
             step("clean recording: \(clean)")
-            #expect(clean.corrupt == 0)
+            // v4l2loopback lends the reader the writer's own buffers: when the emulated guest falls
+            // so far behind that the writer laps it (the sequence gaps counted as device drops), the
+            // writer may overwrite a picture hfr is reading, and hfr rightly counts that torn JPEG
+            // as corrupt. Without a lap, none may be.
+            #expect(clean.corrupt == 0 || clean.corrupt <= clean.dropped, "\(clean)")
             #expect(clean.frames > 0 && abs(clean.slots - 300) <= 2, "\(clean)")
             #expect(clean.decodeErrors.isEmpty, "\(clean.decodeErrors)")
             let probe = try Tool.json(try Tool.hfr(["probe", dir.path("clean.mp4"), "--json"]).stdout)
