@@ -260,10 +260,8 @@ public struct RecordCommand: Command {
         s.capture.frameRate = rate
         s.capture.pixelFormat = pixelFormat
         s.temporalLayers = layersOption ?? RecordSettings.defaultLayers(for: rate)
-        s.bitrate = bitrateOption ?? RecordCommand.defaultBitrate(width: width, height: height, rate: rate)
-        // An IDR about every second, on a multiple of the layer pattern so each GOP starts at layer 0.
-        let pattern = 1 << (s.temporalLayers - 1)
-        s.keyframeInterval = max(pattern, Int(rate.rounded()) / pattern * pattern)
+        s.bitrate = bitrateOption ?? H264Encoder.Settings.defaultBitrate(width: width, height: height, rate: rate)
+        s.keyframeInterval = H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: s.temporalLayers)
         s.encoderThreads = H264Encoder.Settings.defaultThreads(width: width, height: height, frameRate: rate)
         // Half a second of frames between capture and encoder absorbs encoder hiccups (at least
         // 16 frames, at most 192 MiB of I420).
@@ -357,11 +355,6 @@ public struct RecordCommand: Command {
         }
         for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
         return (settings, setup)
-    }
-
-    static func defaultBitrate(width: Int, height: Int, rate: Rational) -> Int {
-        let bits = Double(width * height) * rate.doubleValue * 0.06
-        return Int(min(max(bits, 500_000), 100_000_000))
     }
 
     static func defaultOutputName() -> String {

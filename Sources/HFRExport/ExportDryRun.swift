@@ -79,10 +79,7 @@ extension ExportPipeline {
             }
             decodeTimes?.observeSource(packet)
             let t = Rational.seconds(pts, in: video.timeBase) - analysis.origin
-            for (i, span) in plan.reencodedSpans.enumerated()
-            where t >= span.decodeFrom && span.to.map({ t <= $0 }) ?? true {
-                spanTimes[i].append(t)
-            }
+            for (i, span) in plan.reencodedSpans.enumerated() where span.decodes(t) { spanTimes[i].append(t) }
             let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
             tally.count(choice, timeBase: selection.timeBase)
             guard case .kept(let kept) = choice else { continue }

@@ -13,6 +13,10 @@ public struct ReencodedSpan: Sendable, Equatable {
 
     /// Whether a frame at source time `t` is shown by the span's output frames (not copied).
     func covers(_ t: Rational) -> Bool { t >= from && to.map { t < $0 } ?? true }
+
+    /// Whether the span's decoder reads the frame at `t`: from `decodeFrom` through the keyframe
+    /// at `to` (the later neighbour of its last slots).
+    func decodes(_ t: Rational) -> Bool { t >= decodeFrom && to.map { t <= $0 } ?? true }
 }
 
 /// When a ramp mixes copied and re-encoded segments in one output (`--reencode auto`): the
@@ -86,11 +90,10 @@ enum MixedReencode {
         for n in 1...4 where !layerCounts.contains(n) { layerCounts.append(n) }
         for rate in rates {
             for layers in layerCounts where (1...4).contains(layers) {
-                let pattern = 1 << (layers - 1)
                 var settings = H264Encoder.Settings(
                     width: width, height: height, frameRate: rate, temporalLayers: layers,
-                    bitrate: VideoReencoder.bitrate(width: width, height: height, rate: rate),
-                    keyframeInterval: max(pattern, Int(rate.rounded()) / pattern * pattern),
+                    bitrate: H264Encoder.Settings.defaultBitrate(width: width, height: height, rate: rate),
+                    keyframeInterval: H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: layers),
                     threads: H264Encoder.Settings.defaultThreads(width: width, height: height, frameRate: rate))
                 settings.videoSignal = analysis.video.presentation
                 guard let encoder = try? H264Encoder(settings), let sets = try? encoder.parameterSets() else {

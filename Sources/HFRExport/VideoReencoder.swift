@@ -67,19 +67,13 @@ final class VideoReencoder {
     /// The encoder of a whole re-encode at output `rate`: layered like a recording at that rate.
     static func settings(info: StreamInfo, rate: Rational) -> H264Encoder.Settings {
         let layers = rate >= Rational(120) ? 3 : rate >= Rational(60) ? 2 : 1
-        let pattern = 1 << (layers - 1)
         var settings = H264Encoder.Settings(
             width: info.width, height: info.height, frameRate: rate, temporalLayers: layers,
-            bitrate: bitrate(width: info.width, height: info.height, rate: rate),
-            keyframeInterval: max(pattern, Int(rate.rounded()) / pattern * pattern),
+            bitrate: H264Encoder.Settings.defaultBitrate(width: info.width, height: info.height, rate: rate),
+            keyframeInterval: H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: layers),
             threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
         settings.videoSignal = info.presentation
         return settings
-    }
-
-    /// Bits per second for `width`x`height` at `rate`: 0.06 bits per pixel, as `hfr record` sets.
-    static func bitrate(width: Int, height: Int, rate: Rational) -> Int {
-        Int(min(max(Double(width * height) * rate.doubleValue * 0.06, 500_000), 100_000_000))
     }
 
     /// The interpolator the plan's method needs (`ExportPlan.synthesis`); nil when none is made.

@@ -37,6 +37,18 @@ public struct H264Encoder: ~Copyable {
             self.threads = threads
         }
 
+        /// `hfr record`'s default bitrate: 0.06 bits per pixel, 0.5 to 100 Mb/s. Re-encodes use it
+        /// too, and a splice must, to reproduce a recording's parameter sets.
+        public static func defaultBitrate(width: Int, height: Int, rate: Rational) -> Int {
+            Int(min(max(Double(width * height) * rate.doubleValue * 0.06, 500_000), 100_000_000))
+        }
+
+        /// An IDR about every second, on a multiple of the layer pattern so each GOP starts at layer 0.
+        public static func keyframeInterval(rate: Rational, temporalLayers: Int) -> Int {
+            let pattern = 1 << (max(1, temporalLayers) - 1)
+            return max(pattern, Int(rate.rounded()) / pattern * pattern)
+        }
+
         /// One thread (one slice per frame, the best compression) up to 1080p60's pixel rate; two
         /// slices on two threads above it, where one core cannot keep up live.
         public static func defaultThreads(width: Int, height: Int, frameRate: Rational) -> Int {

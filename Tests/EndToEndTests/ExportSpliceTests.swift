@@ -62,8 +62,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let input = try Self.input(dir)
         let out = dir.path("ramp.mp4")
-        let r = try Tool.hfr(["export", input, out, "--ramp", Self.tenth.text, "--fps", "30", "--json"])
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let r = try export(input, out, Self.tenth)
         let frames = 30 + 300 + 120
         try checkSplice(input: input, output: out, ramp: Self.tenth, frames: frames)
         // The 0.1x segment's slots fall on a captured frame every 5th (every 2.5 of its 0.4-frame
@@ -93,13 +92,34 @@ import Testing
         let dir = try TemporaryDirectory()
         let input = try Self.input(dir)
         let out = dir.path("ramp.mkv")
-        let r = try Tool.hfr(["export", input, out, "--ramp", Self.twoSlow.text, "--fps", "30", "--json"])
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let r = try export(input, out, Self.twoSlow)
         // 1 s + 0.5 s at 0.1 + 1 s + 0.3 s at 0.2 + 3.2 s, at 30 fps.
         try checkSplice(input: input, output: out, ramp: Self.twoSlow, frames: 30 + 150 + 30 + 45 + 96)
         let plan = try #require(try Tool.json(r.stdout)["plan"] as? [String: Any])
         let segments = try #require(plan["segments"] as? [[String: Any]])
         #expect(segments.map { $0["video"] as? String } == ["copy", "reencode", "copy", "reencode", "copy"])
+    }
+
+    /// The recording as other tools pass it on: ffmpeg stream copies into Matroska (with its audio)
+    /// and into fragmented MP4 (video only); both keep the recording's avcC, so both splice.
+    @Test(arguments: [
+        ("remux.mkv", ["-c", "copy"]), ("frag.mp4", ["-an", "-c", "copy", "-movflags", "frag_keyframe+empty_moov"]),
+    ])
+    func streamCopiesOfARecordingSpliceToo(name: String, options: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path(name)
+        try ExportInputs.ffmpeg(["-i", try Self.input(dir)] + options + [input])
+        let out = dir.path("ramp.mp4")
+        let r = try export(input, out, Self.tenth)
+        #expect((try Tool.json(r.stdout)["video"] as? [String: Any])?["spliced"] as? Bool == true)
+        try checkSplice(input: input, output: out, ramp: Self.tenth, frames: 30 + 300 + 120)
+    }
+
+    /// `hfr export INPUT OUTPUT --ramp … --fps 30 --json`, which must succeed.
+    func export(_ input: String, _ output: String, _ ramp: Ramp) throws -> ToolResult {
+        let r = try Tool.hfr(["export", input, output, "--ramp", ramp.text, "--fps", "30", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        return r
     }
 
     /// Inputs no OpenH264 encoder can continue (x264's parameter sets, B-frames): re-encoded whole,
@@ -135,7 +155,10 @@ import Testing
             Issue.record("frame \(i) at \(p.time) s, expected \(Double(i) / 30) s")
             break
         }
-        let source = try MediaChecks.packets(input)
+        // Source times from the input's first frame too (hfr's source time 0).
+        let stamped = try MediaChecks.packets(input)
+        let origin = stamped.map(\.time).min() ?? 0
+        let source = stamped.map { (time: $0.time - origin, hash: $0.hash) }
         let tids = try PrefixNALReader.temporalIDs(of: input)
         #expect(tids.count == source.count)
         let baseLayer = Dictionary(
