@@ -38,6 +38,7 @@ enum ExportJSON {
                 "audio",
                 .object([
                     ("algorithm", .string(r.audioAlgorithm)),
+                    ("tracks", .int(Int64(r.audioTracks))),
                     ("sampleRate", r.audioSampleRate > 0 ? .int(Int64(r.audioSampleRate)) : .null),
                     ("samples", r.audioSampleRate > 0 ? .int(r.audioSamples) : .null),
                     (
@@ -68,6 +69,7 @@ enum ExportJSON {
             "\(DecimalText.fixed(r.outputDuration.doubleValue, digits: 3)) s at \(r.outputRate.compactDescription) fps"
         line += ", audio \(r.audioAlgorithm)"
         if let d = r.audioDuration { line += " \(DecimalText.fixed(d.doubleValue, digits: 3)) s" }
+        if r.audioTracks > 1 { line += " (\(r.audioTracks) tracks)" }
         return line
     }
 }

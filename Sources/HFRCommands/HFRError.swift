@@ -64,14 +64,7 @@ public struct HFRError: Error, Sendable, CustomStringConvertible {
 extension HFRError {
     /// Maps a failed probe of `path` to one line and an exit code.
     public static func probing(_ path: String, _ failure: ProbeFailure) -> HFRError {
-        switch failure {
-        case .av(let f):
-            return .reading(path, f)
-        case .truncated(let stream, let read, let declared):
-            return .badInput(path, "truncated: stream #\(stream) has \(read) of the \(declared) frames its index lists")
-        case .corruptPacket(let stream, let frame, let position):
-            let at = position.map { " at byte \($0)" } ?? ""
-            return .badInput(path, "truncated or corrupt: stream #\(stream) frame \(frame)\(at) is incomplete")
-        }
+        if case .av(let f) = failure { return .reading(path, f) }
+        return .badInput(path, failure.cause ?? "unreadable")
     }
 }

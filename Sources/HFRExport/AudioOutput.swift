@@ -33,6 +33,7 @@ final class AudioOutput {
                 index = try muxer.addStream(copying: retimer.sink.encoder.parameters(), timeBase: retimer.sink.timeBase)
                 mode = .retime(retimer)
             }
+            muxer.keepIdentity(of: info, onStream: index)
         } catch let failure as AVFailure where failure.stage == .decoding {
             // The side check's decoder does not open on the input's audio configuration.
             throw .badInput("audio decoder configuration is corrupt (\(failure))")

@@ -36,6 +36,12 @@ final class AudioRetimer {
     /// unevenly (less over onsets, more over steady sound).
     static let keyFramesPerSecond: Int64 = 10
 
+    /// Channels of the retimed track: the source's where FFmpeg's AAC encoder has a layout for
+    /// them (1–6 and 8: mono to 5.1 and 7.1), else a stereo downmix.
+    static func channels(keeping source: Int) -> Int {
+        (1...6).contains(source) || source == 8 ? source : 2
+    }
+
     /// Total output samples.
     let outputSamples: Int64
 
@@ -45,7 +51,7 @@ final class AudioRetimer {
     ) throws(ExportFailure) {
         self.algorithm = algorithm
         sampleRate = info.sampleRate
-        channels = max(1, min(info.channels, 2))
+        channels = AudioRetimer.channels(keeping: info.channels)
         sourceTimeBase = info.timeBase
         do {
             decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)

@@ -67,34 +67,37 @@ public final class ExportPipeline {
         progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> ExportReport {
         let video = analysis.video
-        let audio = settings.audio == .mute ? nil : analysis.audio
+        // Every audio track comes out, each retimed as the first (the one the plan checks) is.
+        let audio = settings.audio == .mute ? [] : demuxer.streams.filter { $0.kind == .audio }
         let format = AtomicOutput.containerFormat(for: settings.output)
         let presentation = settings.rotation.map { video.presentation.rotated(clockwise: $0) } ?? video.presentation
         let extras = ExtraTrackOutput(
-            streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio, format: format,
+            streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio.first, format: format,
             plan: plan, origin: analysis.origin, presentation: presentation)
-        demuxer.discardStreams(except: Set([video.index] + (audio.map { [$0.index] } ?? []) + extras.inputIndices))
+        demuxer.discardStreams(except: Set([video.index] + audio.map(\.index) + extras.inputIndices))
         let mapped =
-            extras.inputIndices.isEmpty
+            extras.inputIndices.isEmpty && audio.count <= 1
             ? MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format) : nil
         let muxer = try ExportPipeline.openOutput(path, format: format, copyingFrom: mapped?.file)
         let videoOut = try VideoOutput(
             demuxer: demuxer, muxer: muxer, info: video, plan: plan, origin: analysis.origin)
-        let audioOut = try audio.map { a throws(ExportFailure) in
-            try AudioOutput(
-                demuxer: demuxer, muxer: muxer, info: a, plan: plan, origin: analysis.origin,
-                algorithm: settings.audio)
+        var audioOut: [AudioOutput] = []
+        for a in audio {
+            audioOut.append(
+                try AudioOutput(
+                    demuxer: demuxer, muxer: muxer, info: a, plan: plan, origin: analysis.origin,
+                    algorithm: settings.audio))
         }
         try ExportPipeline.keepPresentation(presentation, muxer: muxer, stream: videoOut.index)
         try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
         try writeHeader(muxer, format: format, plan: plan, analysis: analysis, inputTags: demuxer.metadata)
         progress?(videoOut.tick(inputFraction: 0))
-        try audioOut?.prepare(input: settings.input)
+        for a in audioOut { try a.prepare(input: settings.input) }
         let videoTimes = try copyPackets(
             demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
             progress: progress)
         try videoOut.finish(to: muxer)
-        try audioOut?.finish(to: muxer)
+        for a in audioOut { try a.finish(to: muxer) }
         do {
             try muxer.finish()
             if format == "mp4" || format == "mov" {
@@ -113,7 +116,9 @@ public final class ExportPipeline {
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
             rate: plan.map.isConstant && analysis.isEvenlySpaced && !videoTimes.isUneven ? plan.outputRate : nil,
-            isCopy: plan.layers != nil)
+            written: videoOut.tally,
+            longestLastFrame: plan.map.outputTime(at: plan.start + Rational(1))
+                - plan.map.outputTime(at: plan.start), isCopy: plan.layers != nil)
         let duration = videoOut.tally.duration(isISO: format == "mp4" || format == "mov")
         report.outputDuration = facts.duration ?? duration
         report.isKernelCopy = mapped != nil
@@ -162,7 +167,7 @@ public final class ExportPipeline {
     /// `mapped`, video packets come from the index and view the mapped input; else all are read.
     private func copyPackets(
         _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to muxer: borrowing Muxer, video: VideoOutput,
-        audio: AudioOutput?, extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
+        audio: [AudioOutput], extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> GapRange {
         let packet: Packet
         do {
@@ -176,6 +181,12 @@ public final class ExportPipeline {
         var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
         var presentationTimes = TimestampCheck.Presentation()
         var spacing = GapRange()
+        let promise = IndexPromise(demuxer)
+        do {
+            try promise.checkWithin(fileSize: fileSize)
+        } catch {
+            throw .badInput(error.cause ?? "truncated")
+        }
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             try ExportPipeline.checkIntact(packet, fileSize: fileSize)
@@ -186,8 +197,8 @@ public final class ExportPipeline {
                 try presentationTimes.check(packet.pts)
                 spacing.keep(packet.pts)
                 try video.write(packet, to: muxer)
-            } else if let audio, packet.streamIndex == audio.info.index {
-                try audio.write(packet, to: muxer)
+            } else if let track = audio.first(where: { $0.info.index == packet.streamIndex }) {
+                try track.write(packet, to: muxer)
             }
             if let progress, Date().timeIntervalSince(lastProgress) >= 0.5 {
                 lastProgress = Date()
@@ -198,11 +209,11 @@ public final class ExportPipeline {
         if let mapped {
             // The demuxer reads only the audio (the video's samples are not read at all; the MOV
             // demuxer still hands out empty packets for them, skipped here).
-            demuxer.discardStreams(except: audio.map { [$0.info.index] } ?? [])
+            demuxer.discardStreams(except: Set(audio.map(\.info.index)))
             try mapped.forEachPacket(
                 video: video.info,
                 nextAudio: { () throws(ExportFailure) in
-                    guard let audio else { return nil }
+                    guard let audio = audio.first else { return nil }
                     while try ExportPipeline.read(demuxer, into: packet) {
                         if packet.streamIndex == audio.info.index { return packet }
                     }
@@ -214,16 +225,17 @@ public final class ExportPipeline {
             }
         }
         if videoPackets == 0 { throw .badInput("the video stream has no frames") }
-        for (info, read) in [(video.info, videoPackets)] + (audio.map { [($0.info, $0.packetsIn)] } ?? [])
-        where info.declaredFrameCount > Int64(read) {
-            throw .badInput(
-                "truncated: stream #\(info.index) has \(read) of the \(info.declaredFrameCount) frames its index lists")
+        do {
+            try promise.checkRead(stream: video.info.index, packets: videoPackets)
+            for a in audio { try promise.checkRead(stream: a.info.index, packets: a.packetsIn) }
+        } catch {
+            throw .badInput(error.cause ?? "truncated")
         }
         return spacing
     }
 
     private func report(
-        analysis: InputAnalysis, plan: ExportPlan, video: VideoOutput, audio: AudioOutput?
+        analysis: InputAnalysis, plan: ExportPlan, video: VideoOutput, audio: [AudioOutput]
     ) -> ExportReport {
         var report = ExportReport(
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
@@ -240,7 +252,8 @@ public final class ExportPipeline {
         report.interpolatedFrames = video.interpolatedOut
         report.isSpliced = plan.isSpliced
         report.interpolation = plan.synthesis?.rawValue
-        if let retimed = audio?.retimedSamples {
+        report.audioTracks = audio.count
+        if let retimed = audio.first?.retimedSamples {
             report.audioSampleRate = retimed.sampleRate
             report.audioSamples = retimed.samples
         }

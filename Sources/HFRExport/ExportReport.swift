@@ -26,6 +26,8 @@ public struct ExportReport: Sendable {
     public var reencodeReason: String?
     /// "spectral", "time-domain", "varispeed", "copy", or "none" (muted or no audio in the input).
     public var audioAlgorithm: String
+    /// Audio tracks in the output: every one of the input's, each retimed alike (0 when muted).
+    public var audioTracks = 0
     public var audioSampleRate = 0
     public var audioSamples: Int64 = 0
     public var inputDuration: Rational

@@ -73,9 +73,7 @@ final class ExtraTrackOutput {
                 let info = tracks[index]!.info
                 let output = try muxer.addStream(
                     copying: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase)
-                for key in ["language", "title", "handler_name"] {
-                    if let value = info.metadata[key] { muxer.setMetadata(key, value, ofStream: output) }
-                }
+                muxer.keepIdentity(of: info, onStream: output)
                 tracks[index]!.output = output
             } catch {
                 throw .settingUpOutput(error)

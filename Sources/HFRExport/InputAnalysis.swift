@@ -54,21 +54,17 @@ public struct InputAnalysis: Sendable {
         do {
             report = try Prober.probe(path: path, fileSize: fileSize, timing: timing) { times.add($0) }
         } catch {
-            switch error {
-            case .av(let f): throw .reading(f)
-            case .truncated(let stream, let read, let declared):
-                throw .badInput("truncated: stream #\(stream) has \(read) of the \(declared) frames its index lists")
-            case .corruptPacket(let stream, let frame, let position):
-                let at = position.map { " at byte \($0)" } ?? ""
-                throw .badInput("truncated or corrupt: stream #\(stream) frame \(frame)\(at) is incomplete")
-            }
+            if case .av(let f) = error { throw .reading(f) }
+            throw .badInput(error.cause ?? "unreadable")
         }
         if let fault = times.fault { throw .badInput(fault) }
         guard let structure = report.video else { throw .badInput("no video stream") }
         let video = report.streams[structure.streamIndex].info
         try checkCodec(video)
         guard structure.frameCount > 0 else { throw .badInput("the video stream has no frames") }
-        let evenCuts = Set(times.gaps.indices.filter { times.gaps[$0].isEven })
+        // Layer cuts of reordered streams are not planned from their spacing (as before the gaps
+        // were read in presentation order): only the full stream's spacing is used for them.
+        let evenCuts = times.hasReordering ? [] : Set(times.gaps.indices.filter { times.gaps[$0].isEven })
         return try InputAnalysis(
             video: video, audio: report.streams.first { $0.info.kind == .audio }?.info,
             stream: report.streams[structure.streamIndex],
@@ -194,7 +190,8 @@ extension InputAnalysis {
             video: video, audio: audio, captureRate: rate, captureRateSource: capture.source,
             streamScale: capture.scale, layerSignalling: layers.signalling, levelCount: layers.levelCount,
             losslessStrides: layers.losslessStrides,
-            isEvenlySpaced: times.hasReordering || times.gaps[InputAnalysis.allLevels].isEven,
+            isEvenlySpaced: times.gaps[InputAnalysis.allLevels].isEven
+                || (times.hasReordering && !times.gaps[InputAnalysis.allLevels].isOrdered),
             origin: origin, end: earliest + duration - origin,
             firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,
             keyframeBeforeStart: times.keyBefore, keyframeAfterEnd: times.keyAfter, hasReordering: times.hasReordering)

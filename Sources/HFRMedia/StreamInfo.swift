@@ -36,6 +36,8 @@ public struct StreamInfo: Sendable {
     public let metadata: [String: String]
     /// A still image (cover art) stored as a one-frame video stream.
     public let isAttachedPicture: Bool
+    /// FFmpeg's `AV_DISPOSITION_*` flags (default, forced, comment …).
+    public let disposition: Int32
     /// The container's four-character code for the stream (`avc1`, `tmcd`, `gpmd`); nil when none.
     public let codecTag: String?
     /// Display matrix, colour description, aspect ratio and HDR side data.
@@ -81,6 +83,7 @@ public struct StreamInfo: Sendable {
             par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
         metadata = [String: String](s.metadata)
         isAttachedPicture = s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        disposition = s.disposition
         codecTag = StreamInfo.fourCC(par.codec_tag)
         presentation = StreamPresentation(stream)
     }

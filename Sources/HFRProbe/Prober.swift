@@ -35,6 +35,8 @@ public enum Prober {
         var layers = LayerTally(temporalIDSignalling: parser?.codec == .hevc ? .hevcTemporalID : .svcTemporalID)
         let packet = try Packet()
         var videoIndex = 0
+        let promise = IndexPromise(demuxer)
+        try promise.checkWithin(fileSize: fileSize)
         while try demuxer.read(into: packet) {
             let index = packet.streamIndex
             guard index < tallies.count else { continue }
@@ -62,16 +64,8 @@ public enum Prober {
             onFrame?(frame)
         }
 
-        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short. Only
-        // video and audio count: FFmpeg's MOV demuxer leaves out a subtitle track's final empty sample.
-        for info in streams
-        where (info.kind == .video || info.kind == .audio)
-            && info.declaredFrameCount > Int64(tallies[info.index].packetCount)
-        {
-            throw ProbeFailure.truncated(
-                stream: info.index, framesRead: tallies[info.index].packetCount,
-                framesDeclared: info.declaredFrameCount)
-        }
+        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short.
+        for info in streams { try promise.checkRead(stream: info.index, packets: tallies[info.index].packetCount) }
         return assemble(
             demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
     }
