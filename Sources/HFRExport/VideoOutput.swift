@@ -100,7 +100,14 @@ final class VideoOutput {
             try reencoder.push(packet) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
             return
         }
-        guard let pts = packet.pts, let selection else { return }
+        guard let selection else { return }
+        guard let pts = packet.pts else {
+            // A copy cannot place a frame with no presentation time (packed MPEG-4 B-frames in AVI
+            // leave it out): dropping it would lose a frame, so the frames are decoded instead.
+            throw .badInput(
+                "video frame \(tally.framesIn) has no presentation time, so it cannot be copied: "
+                    + "export it with --reencode always")
+        }
         decodeTimes?.observeSource(packet)
         let structure = try parse(packet)
         if plan.isSpliced { try feedSpan(packet, at: Rational.seconds(pts, in: info.timeBase) - origin, muxer) }

@@ -1,0 +1,153 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// Valid files as other tools write them (issue 25), each of which hfr refused or got wrong: every
+/// one probes and conforms, and the output holds every frame and every audio track, each as long
+/// as the video (checked with ffprobe, not with hfr).
+@Suite(.serialized) struct ExportValidInputTests {
+    /// 3 s of 320x240 at 120 fps with `audio` (ffmpeg arguments after the inputs), made by ffmpeg.
+    static func make(_ name: String, in dir: TemporaryDirectory, video: [String], audio: [String]) throws -> String {
+        let path = dir.path(name)
+        try ExportInputs.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=120:duration=3", "-f", "lavfi", "-i",
+                "sine=frequency=440:sample_rate=48000:duration=3",
+            ] + video + audio + [path])
+        return path
+    }
+
+    /// Where the last packet of `stream` ends, in seconds (the stream's length as players see it).
+    static func end(_ path: String, stream: String) throws -> Double {
+        let r = try Tool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time,duration_time", "-of",
+                "csv=p=0", path,
+            ])
+        return r.stdout.split(separator: "\n").compactMap { line -> Double? in
+            let f = line.split(separator: ",").compactMap { Double($0) }
+            return f.count == 2 ? f[0] + f[1] : nil
+        }.max() ?? -1
+    }
+
+    /// A track's default flag and language, as "1,eng".
+    static func identity(_ path: String, stream: String) throws -> String {
+        let r = try Tool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", stream, "-show_entries",
+                "stream_disposition=default:stream_tags=language", "-of", "csv=p=0", path,
+            ])
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Conforms `input` to 30 fps into `output` and checks it: `frames` frames decode, every audio
+    /// track is there and ends with the video (within one video frame and one AAC frame).
+    static func conformKeepsEverything(_ input: String, _ output: String, frames: Int, audioTracks: Int) throws {
+        let probe = try Tool.hfr(["probe", input])
+        #expect(probe.status == 0, "probe: \(probe.stderr)")
+        let r = try Tool.hfr(["export", input, output, "--conform", "30"])
+        #expect(r.status == 0, "export: \(r.stderr)")
+        guard r.status == 0 else { return }
+        #expect(try FFprobe.count(output, stream: "v:0", decoding: true) == frames)
+        let video = try end(output, stream: "v:0")
+        for track in 0..<audioTracks {
+            let audio = try end(output, stream: "a:\(track)")
+            #expect(
+                abs(audio - video) < 1.0 / 30 + 1024.0 / 48000, "audio #\(track) ends at \(audio), video at \(video)")
+        }
+        #expect(try FFprobe.count(output, stream: "a:\(audioTracks)", decoding: false) == -1, "an extra audio track")
+        #expect(try MediaChecks.decodeErrors(output).isEmpty)
+    }
+
+    /// "truncated: stream #1 has 141 of the 144000 frames its index lists": one PCM packet holds
+    /// many samples; MOV and AVI count samples, so counting packets against them refused them all.
+    @Test(arguments: [
+        ("pcm16.mov", ["-c:v", "mpeg4", "-q:v", "4"], ["-c:a", "pcm_s16le"]),
+        ("pcm24.mov", ["-c:v", "prores_ks", "-profile:v", "0"], ["-c:a", "pcm_s24le"]),
+        ("pcm16.avi", ["-c:v", "mjpeg", "-q:v", "5"], ["-c:a", "pcm_s16le"]),
+        ("pcmf32.mkv", ["-c:v", "libx264", "-preset", "ultrafast"], ["-c:a", "pcm_f32le"]),
+    ])
+    func pcmAudioIsNotTakenForTruncation(name: String, video: [String], audio: [String]) throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make(name, in: dir, video: video, audio: audio)
+        try Self.conformKeepsEverything(input, dir.path("out.mkv"), frames: 360, audioTracks: 1)
+    }
+
+    /// The regression: a raw OpenH264 stream (no VUI timing) muxed by ffmpeg (`-r 120 -i raw.h264`)
+    /// with AAC: its last sample lasts 40 ms (the raw demuxer's 25 fps). The read-back check took
+    /// the longer last frame for corrupt timestamps; the output keeps it, 4× longer, as the file says.
+    @Test func longLastSampleIsKept() throws {
+        let dir = try TemporaryDirectory()
+        let raw = dir.path("raw.h264")
+        try ExportInputs.ffmpeg([
+            "-i", Fixtures.path("layered-120fps.mp4"), "-map", "0:v", "-c:v", "copy", "-f", "h264", raw,
+        ])
+        let input = dir.path("muxed.mp4")
+        try ExportInputs.ffmpeg([
+            "-r", "120", "-i", raw, "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=2", "-map", "0:v", "-map",
+            "1:a", "-c:v", "copy", "-c:a", "aac", "-shortest", input,
+        ])
+        #expect(abs(try Self.end(input, stream: "v:0") - (239.0 / 120 + 0.04)) < 0.001)
+        let out = dir.path("slow.mp4")
+        try Self.conformKeepsEverything(input, out, frames: 240, audioTracks: 1)
+        // 239 frames 1/30 s apart, the last one 4 × 40 ms.
+        #expect(abs(try Self.end(out, stream: "v:0") - (239.0 / 30 + 0.16)) < 0.001)
+    }
+
+    /// What live encoders and CMAF packagers write: fragments, B-frames, no edit list; ffmpeg gives
+    /// the first frame a longer duration to line up with the audio. Refused as corrupt timestamps.
+    @Test func fragmentedMP4WithBFramesConforms() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make(
+            "frag.mp4", in: dir, video: ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "2"],
+            audio: ["-c:a", "aac", "-movflags", "frag_keyframe+empty_moov+default_base_moof"])
+        try Self.conformKeepsEverything(input, dir.path("slow.mp4"), frames: 360, audioTracks: 1)
+    }
+
+    /// A second audio track was dropped silently (exit 0, one track). Every one comes out, with its
+    /// language, title, disposition and channel layout (5.1).
+    @Test(arguments: ["out.mkv", "out.mp4"])
+    func everyAudioTrackComesOut(output: String) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("two.mkv")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=120:duration=3", "-f", "lavfi", "-i",
+            "sine=frequency=440:sample_rate=48000:duration=3", "-f", "lavfi", "-i",
+            "sine=frequency=880:sample_rate=48000:duration=3,pan=5.1|c0=c0|c1=c0|c2=c0|c3=c0|c4=c0|c5=c0",
+            "-map", "0", "-map", "1", "-map", "2", "-c:v", "libx264", "-preset", "ultrafast", "-c:a:0", "aac",
+            "-ac:a:0", "2", "-c:a:1", "libopus", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra",
+            "-disposition:a:0", "default", "-disposition:a:1", "0", input,
+        ])
+        let out = dir.path(output)
+        try Self.conformKeepsEverything(input, out, frames: 360, audioTracks: 2)
+        #expect(try MediaChecks.entry(out, stream: "a:0", "channels") == "2")
+        #expect(try MediaChecks.entry(out, stream: "a:1", "channels") == "6")
+        #expect(try Self.identity(out, stream: "a:0") == "1,eng")
+        #expect(try Self.identity(out, stream: "a:1") == "0,fra")
+        let json = try Tool.json(
+            try Tool.hfr(["export", input, dir.path("j.mkv"), "--conform", "30", "--json"]).stdout)
+        #expect((json["audio"] as? [String: Any])?["tracks"] as? Int == 2)
+    }
+
+    /// MPEG-4 Part 2 in AVI with packed B-frames (what DivX/Xvid wrote): the packets holding two
+    /// frames carry no presentation time. The copy used to drop them (319 of 480 frames, exit 0, an
+    /// output ffprobe could not read); now it names the cause, and the re-encode it suggests works.
+    @Test func packedBFramesAreNotCopiedWrong() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("xvid.avi")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=120:duration=2", "-c:v", "mpeg4", "-vtag", "xvid",
+            "-bf", "2", input,
+        ])
+        let r = try Tool.hfr(["export", input, dir.path("out.mkv"), "--conform", "30"])
+        if r.status == 0 {
+            #expect(try FFprobe.count(dir.path("out.mkv"), stream: "v:0", decoding: true) == 240)
+        } else {
+            #expect(r.status == 65)
+            #expect(r.stderr.contains("no presentation time") && r.stderr.contains("--reencode always"), "\(r.stderr)")
+            #expect(try dir.contents() == ["xvid.avi"])
+        }
+    }
+}
