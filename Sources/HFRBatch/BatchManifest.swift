@@ -273,9 +273,10 @@ public struct BatchManifest: Sendable {
     ) throws(ManifestError) {
         let output = job.manifestOutput
         let outputField = "jobs[\(entry.index)].output"
-        guard AtomicOutput.hasKnownContainer(output) else {
+        guard AtomicOutput.hasKnownContainer(output, among: AtomicOutput.exportContainerExtensions) else {
             throw ManifestError(
-                "\(output): unknown container; use .mp4, .mov or .mkv", at: entry.output.position, field: outputField)
+                "\(output): unknown container; use \(AtomicOutput.listed(AtomicOutput.exportContainerExtensions))",
+                at: entry.output.position, field: outputField)
         }
         if let other = writers[output] {
             let message =

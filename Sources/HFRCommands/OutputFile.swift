@@ -34,17 +34,22 @@ enum OutputFile {
     static func checkTarget(
         _ output: String, inputs: [String], of command: (any Command.Type)? = nil
     ) throws(HFRError) {
-        try checkContainer(output, of: command)
+        try checkContainer(output, among: AtomicOutput.exportContainerExtensions, of: command)
         try checkNotInput(output, inputs: inputs, of: command)
     }
 
-    /// The output's extension must name a container hfr writes (.mp4, .mov, .mkv): libav knows many
-    /// more (.avi, .ts) that cannot hold what hfr writes, and would fail only at the end.
-    static func checkContainer(_ output: String, of command: (any Command.Type)? = nil) throws(HFRError) {
-        guard AtomicOutput.hasKnownContainer(output) else {
+    /// The output's extension must name a container the command writes (`extensions`: record's
+    /// .mp4, .mov, .mkv; export's also .webm): libav knows many more (.avi, .ts) that cannot hold
+    /// what hfr writes, and would fail only at the end.
+    static func checkContainer(
+        _ output: String, among extensions: [String] = AtomicOutput.containerExtensions,
+        of command: (any Command.Type)? = nil
+    ) throws(HFRError) {
+        guard AtomicOutput.hasKnownContainer(output, among: extensions) else {
             let name = output.split(separator: "/").last ?? ""
             let ext = name.lastIndex(of: ".").map { " (\(name[$0...]))" } ?? ""
-            throw .usage("\(output): unknown container\(ext); hfr writes .mp4, .mov or .mkv", of: command)
+            throw .usage(
+                "\(output): unknown container\(ext); hfr writes \(AtomicOutput.listed(extensions))", of: command)
         }
     }
 

@@ -1,7 +1,7 @@
 import HFRMedia
 
-/// Encodes retimed audio to AAC in the encoder's frame size, timestamps counted in samples, and
-/// writes the packets to the output.
+/// Encodes retimed audio (AAC, the source's PCM, or Vorbis: `Encoder.retimedAudioCodec`) in the
+/// encoder's frame size, timestamps counted in samples, and writes the packets to the output.
 final class AudioEncoderSink {
     let encoder: Encoder
     let frames: AudioFrames
@@ -9,9 +9,13 @@ final class AudioEncoderSink {
     private var pending: AudioChunk
     private var samplesSent: Int64 = 0
     private let packet: Packet
+    /// Planar float to the encoder's sample format, when it takes another (PCM, …).
+    private var converter: Resampler?
+    /// Samples per frame for encoders that take any number (PCM).
+    static let anySize = 4096
 
-    init(sampleRate: Int, channels: Int) throws(AVFailure) {
-        encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
+    init(codec: String = "aac", sampleRate: Int, channels: Int) throws(AVFailure) {
+        encoder = try Encoder.retimedAudio(codec: codec, sampleRate: sampleRate, channels: channels)
         frames = AudioFrames(sampleRate: sampleRate, channels: channels)
         self.sampleRate = sampleRate
         pending = AudioChunk(planes: Array(repeating: [], count: channels))
@@ -26,7 +30,7 @@ final class AudioEncoderSink {
     /// Queues `chunk` and encodes every whole encoder frame.
     func write(_ chunk: AudioChunk, to muxer: borrowing Muxer, stream: Int) throws(AVFailure) {
         pending.append(chunk)
-        let size = max(1, encoder.frameSize)
+        let size = encoder.frameSize > 0 ? encoder.frameSize : AudioEncoderSink.anySize
         var offset = 0
         while pending.count - offset >= size {
             try encode(pending.slice(offset, offset + size), muxer, stream)
@@ -43,7 +47,7 @@ final class AudioEncoderSink {
     }
 
     private func encode(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {
-        let frame = try frames.frame(from: chunk, pts: samplesSent)
+        let frame = try encoder.adapt(frames.frame(from: chunk, pts: samplesSent), with: &converter)
         samplesSent += Int64(chunk.count)
         try send(frame, muxer, stream)
     }

@@ -29,7 +29,8 @@ final class AudioOutput {
                 mode = .copy(try AudioPacketCheck(parameters: parameters, timeBase: info.timeBase))
             } else {
                 let retimer = try AudioRetimer(
-                    parameters: parameters, info: info, plan: plan, origin: origin, algorithm: algorithm)
+                    parameters: parameters, info: info, plan: plan, origin: origin, algorithm: algorithm,
+                    format: muxer.formatName)
                 index = try muxer.addStream(copying: retimer.sink.encoder.parameters(), timeBase: retimer.sink.timeBase)
                 mode = .retime(retimer)
             }
@@ -84,6 +85,21 @@ final class AudioOutput {
             try muxer.write(packet, from: info.timeBase, to: index)
         } catch {
             throw .writing(error)
+        }
+    }
+}
+
+extension AudioOutput {
+    /// The plan's word on audio tracks that change format: each retimed track is encoded to what
+    /// `container` (a muxer name) stores, its own PCM where it can; any other codec is named.
+    static func conversionNotes(_ tracks: [StreamInfo], container: String, plan: ExportPlan) -> [String] {
+        guard !plan.copiesAudio else { return [] }
+        return tracks.compactMap { track in
+            let codec = Encoder.retimedAudioCodec(source: track, format: container)
+            guard codec != track.codecName else { return nil }
+            let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()
+            let why = track.codecName.hasPrefix("pcm_") ? ": \(container.uppercased()) cannot store PCM" : ""
+            return "audio track #\(track.index) (\(track.codecName)) is retimed into \(name)\(why)"
         }
     }
 }

@@ -47,7 +47,7 @@ final class AudioRetimer {
 
     init(
         parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational,
-        algorithm: ExportSettings.AudioAlgorithm
+        algorithm: ExportSettings.AudioAlgorithm, format: String
     ) throws(ExportFailure) {
         self.algorithm = algorithm
         sampleRate = info.sampleRate
@@ -60,7 +60,9 @@ final class AudioRetimer {
             throw .badInput("audio decoder configuration is corrupt (\(error))")
         }
         do {
-            sink = try AudioEncoderSink(sampleRate: sampleRate, channels: channels)
+            sink = try AudioEncoderSink(
+                codec: Encoder.retimedAudioCodec(source: info, format: format), sampleRate: sampleRate,
+                channels: channels)
             decoded = try Frame()
         } catch {
             throw .processing("audio: \(error)")

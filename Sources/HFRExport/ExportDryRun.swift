@@ -10,9 +10,8 @@ extension ExportPipeline {
         let (analysis, plan) = try plan(demuxer, fileSize: fileSize)
         let video = analysis.video
         let format = AtomicOutput.containerFormat(for: settings.output)
-        if plan.layers != nil,
-            let refusal = VideoOutput.containerRefusal(
-                format: format, accepts: Muxer.format(format, accepts: video.codecID), info: video)
+        if let refusal = VideoOutput.containerRefusal(
+            format: format, accepts: Muxer.format(format, accepts: video.codecID), info: video, plan: plan)
         {
             throw .refused(refusal)
         }
@@ -21,7 +20,10 @@ extension ExportPipeline {
             audio: settings.audio == .mute ? nil : analysis.audio, format: format, plan: plan, origin: analysis.origin,
             presentation: settings.rotation.map { video.presentation.rotated(clockwise: $0) })
         let (tally, spacing) = try count(demuxer, analysis: analysis, plan: plan, fileSize: fileSize)
-        let notes = plan.notes + extras.notes + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
+        let audio = settings.audio == .mute ? [] : demuxer.streams.filter { $0.kind == .audio }
+        let notes =
+            plan.notes + extras.notes + AudioOutput.conversionNotes(audio, container: format, plan: plan)
+            + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
         return ExportPreview(
             settings: settings, analysis: analysis, plan: plan, tally: tally,
             outputDuration: tally.duration(isISO: format == "mp4" || format == "mov"), notes: notes)

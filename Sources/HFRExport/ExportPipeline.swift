@@ -115,14 +115,15 @@ public final class ExportPipeline {
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
-            rate: plan.map.isConstant && analysis.isEvenlySpaced && !videoTimes.isUneven ? plan.outputRate : nil,
+            rate: plan.map.isConstant && analysis.isEvenlySpaced
+                && !videoTimes.isVariable ? plan.outputRate : nil,
             written: videoOut.tally,
-            longestLastFrame: plan.map.outputTime(at: plan.start + Rational(1))
-                - plan.map.outputTime(at: plan.start), isCopy: plan.layers != nil)
+            longestLastFrame: longestLastFrame(demuxer, analysis: analysis, plan: plan), isCopy: plan.layers != nil)
         let duration = videoOut.tally.duration(isISO: format == "mp4" || format == "mov")
         report.outputDuration = facts.duration ?? duration
         report.isKernelCopy = mapped != nil
         report.notes += extras.notes
+        report.notes += AudioOutput.conversionNotes(audio, container: format, plan: plan)
         report.notes += ExportPipeline.readNotes(analysis, spacing: videoTimes, demuxer: demuxer)
         report.plan = ExportPreview(
             settings: settings, analysis: analysis, plan: plan, tally: videoOut.tally,
@@ -130,11 +131,21 @@ public final class ExportPipeline {
         return report
     }
 
+    /// How long the last video frame may last in the output: what a second of source lasts. Not
+    /// for a stream whose decoder reorders frames while the container presents them in decode order
+    /// (FFmpeg drops a damaged `ctts` so): its timing is unknown, and it is held to one period.
+    private func longestLastFrame(
+        _ demuxer: borrowing Demuxer, analysis: InputAnalysis, plan: ExportPlan
+    ) -> Rational {
+        if demuxer.reorderDelay(ofStream: analysis.video.index) > 0, !analysis.hasReordering { return Rational(0) }
+        return plan.map.outputTime(at: plan.start + Rational(1)) - plan.map.outputTime(at: plan.start)
+    }
+
     /// What the pass over the packets found to say: uneven frame times the header did not tell
     /// (analysed from it, the frames were taken as evenly spaced), capture-rate tags ignored.
     static func readNotes(_ analysis: InputAnalysis, spacing: GapRange, demuxer: borrowing Demuxer) -> [String] {
         var notes: [String] = []
-        if analysis.isEvenlySpaced, spacing.isOrdered, !spacing.isEven {
+        if analysis.isEvenlySpaced, spacing.isVariable {
             notes.append("frame timestamps are uneven (variable frame rate): their gaps are kept as they are")
         }
         return notes + Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: analysis.video.metadata)

@@ -68,10 +68,12 @@ public struct ExportPlan: Sendable {
                 "--range starts at \(TimeMap.seconds(start * k)) s, after the end of the video (\(TimeMap.seconds(analysis.end * k)) s)"
             )
         }
-        if analysis.captureRateSource == .measured, !analysis.isEvenlySpaced {
-            notes.append(
-                "frame timestamps are uneven (variable frame rate): capture rate taken as their average, \(TimeMap.seconds(c)) fps"
-            )
+        if !analysis.isEvenlySpaced {
+            // A tagged capture rate is kept; a measured one is the frames' average.
+            let rate =
+                analysis.captureRateSource == .measured
+                ? "capture rate taken as their average, \(TimeMap.seconds(c)) fps" : "their gaps are kept as they are"
+            notes.append("frame timestamps are uneven (variable frame rate): \(rate)")
         }
         var levels: [Int] = []
         var failures: [(segment: Int, reason: String)] = []

@@ -35,9 +35,9 @@ public struct FrameTally: Sendable {
     public var outside: [Int: Int] = [:]
     /// Output seconds where the last written frame ends.
     public var end = Rational(0)
-    /// Output seconds of the earliest and the latest start of a shown frame.
+    /// Output seconds of the earliest start of a shown frame, and the span of the last one shown.
     public var firstStart: Rational?
-    public var lastStart: Rational?
+    public var lastShown: (start: Rational, end: Rational)?
     /// Copies: the first written packet's decode time and where the last one's ends (output ticks,
     /// after `EvenDecodeTimes`), in the time base of `timeBase`.
     private var decodeSpan: (first: Int64, end: Int64)?
@@ -77,7 +77,7 @@ public struct FrameTally: Sendable {
                 segments[k.segment].hidden += 1
             } else {
                 segments[k.segment].noteOutput(from: Rational(k.pts) * timeBase, to: frameEnd)
-                noteStart(Rational(k.pts) * timeBase)
+                noteShown(from: Rational(k.pts) * timeBase, to: frameEnd)
             }
             end = max(end, frameEnd)
         case .reencoded(let segment):
@@ -114,13 +114,13 @@ public struct FrameTally: Sendable {
         segments[segment].kept[0, default: 0] += 1
         if isNew { segments[segment].interpolated += 1 }
         segments[segment].noteOutput(from: span.start, to: span.end)
-        noteStart(span.start)
+        noteShown(from: span.start, to: span.end)
         end = max(end, span.end)
     }
 
-    private mutating func noteStart(_ start: Rational) {
+    private mutating func noteShown(from start: Rational, to end: Rational) {
         firstStart = min(firstStart ?? start, start)
-        lastStart = max(lastStart ?? start, start)
+        if lastShown.map({ start > $0.start }) ?? true { lastShown = (start, end) }
     }
 
     /// Adds the output frames a re-encoder counted (`countSlot`) to those copied, keeping the
@@ -133,8 +133,8 @@ public struct FrameTally: Sendable {
             if let from = r.outputStart, let to = r.outputEnd { segments[i].noteOutput(from: from, to: to) }
         }
         end = max(end, reencoded.end)
-        if let first = reencoded.firstStart { noteStart(first) }
-        if let last = reencoded.lastStart { noteStart(last) }
+        if let first = reencoded.firstStart { firstStart = min(firstStart ?? first, first) }
+        if let last = reencoded.lastShown { noteShown(from: last.start, to: last.end) }
     }
 
     /// Counts a source frame a spliced export re-encodes (shown by re-encoded slots, not copied).

@@ -10,6 +10,9 @@ struct GapRange: Sendable {
     private var smallest: Int64 = .max
     private var largest: Int64 = .min
     private var isInOrder = true
+    /// A time came before one already seen: the frames arrive out of presentation order (B-frames).
+    private var isReordered = false
+    private var latest: Int64?
     static let depth = 32
 
     mutating func keep(_ pts: Int64?) {
@@ -17,6 +20,8 @@ struct GapRange: Sendable {
             isInOrder = false
             return
         }
+        if let latest, pts < latest { isReordered = true }
+        latest = max(latest ?? pts, pts)
         window.insert(pts, at: window.firstIndex { $0 > pts } ?? window.endIndex)
         if window.count > GapRange.depth { place(window.removeFirst()) }
     }
@@ -39,17 +44,22 @@ struct GapRange: Sendable {
         return all
     }
 
-    /// Presentation times rise through the window (false: a time missing, repeated, or reordered
-    /// further than the window reaches).
-    var isOrdered: Bool { settled.isInOrder }
     /// Evenly spaced to within a tick.
     var isEven: Bool {
         let all = settled
         return all.isInOrder && (all.smallest == .max || all.largest - all.smallest <= 1)
     }
-    /// In order, with gaps of different lengths (a variable frame rate).
-    var isUneven: Bool {
+    /// A variable frame rate, as far as the times can tell. Times that arrive in order: any uneven
+    /// gaps. Reordered ones (B-frames) only with gaps at most twice the shortest: a reordered frame
+    /// far from its neighbours is more likely a damaged composition offset than a pause, and is
+    /// left to the checks of evenly spaced frames, which refuse it.
+    var isVariable: Bool {
         let all = settled
-        return all.isInOrder && !(all.smallest == .max || all.largest - all.smallest <= 1)
+        guard all.isInOrder, all.smallest != .max, all.largest - all.smallest > 1 else { return false }
+        return !isReordered || (all.smallest > 0 && all.largest <= 2 * all.smallest)
     }
+
+    /// Frames arrived out of presentation order.
+    var hasReordering: Bool { isReordered }
+
 }

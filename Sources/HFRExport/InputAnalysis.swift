@@ -162,6 +162,11 @@ public struct InputAnalysis: Sendable {
 }
 
 extension InputAnalysis {
+    /// Evenly spaced to within a tick, or reordered and not plainly variable (see `GapRange`).
+    fileprivate static func isEvenlySpaced(_ gaps: GapRange) -> Bool {
+        gaps.isEven || (gaps.hasReordering && !gaps.isVariable)
+    }
+
     /// From measured timing: the capture rate, source time 0 and the end.
     fileprivate init(
         video: StreamInfo, audio: StreamInfo?, stream: ProbeReport.Stream,
@@ -190,8 +195,7 @@ extension InputAnalysis {
             video: video, audio: audio, captureRate: rate, captureRateSource: capture.source,
             streamScale: capture.scale, layerSignalling: layers.signalling, levelCount: layers.levelCount,
             losslessStrides: layers.losslessStrides,
-            isEvenlySpaced: times.gaps[InputAnalysis.allLevels].isEven
-                || (times.hasReordering && !times.gaps[InputAnalysis.allLevels].isOrdered),
+            isEvenlySpaced: InputAnalysis.isEvenlySpaced(times.gaps[InputAnalysis.allLevels]),
             origin: origin, end: earliest + duration - origin,
             firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,
             keyframeBeforeStart: times.keyBefore, keyframeAfterEnd: times.keyAfter, hasReordering: times.hasReordering)

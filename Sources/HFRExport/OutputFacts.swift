@@ -27,19 +27,19 @@ struct OutputFacts {
     }
 
     /// Refuses a file that does not hold `framesOut` frames, or (with `rate` when the frames are
-    /// evenly spaced at it) whose frames do not start `1/rate` apart or whose duration is not where
-    /// the export's last frame ends. The last frame lasts what its source frame lasted, scaled
-    /// (an FFmpeg mux of a raw stream gives it 40 ms at 120 fps): up to `longestLastFrame` output
-    /// seconds, else its duration is taken as damaged. Copied frames carry the input's timestamps
-    /// (`isCopy`): a mismatch then is the input's fault (65); re-encoded frames are timed by the
-    /// export (an internal failure, 1).
+    /// evenly spaced at it) whose shown frames do not start `1/rate` apart or whose duration does
+    /// not end where the last one the export wrote ends. That frame lasts what its source frame
+    /// lasted, scaled (an FFmpeg mux of a raw stream gives it 40 ms at 120 fps): up to
+    /// `longestLastFrame` output seconds, else its duration is taken as damaged. Copied frames carry
+    /// the input's timestamps (`isCopy`): a mismatch then is the input's fault (65); re-encoded
+    /// frames are timed by the export (an internal failure, 1).
     func check(
         framesOut: Int, shown: Int, rate: Rational?, written: FrameTally, longestLastFrame: Rational, isCopy: Bool
     ) throws(ExportFailure) {
         if let frames, frames != framesOut {
             throw .processing("the written file lists \(frames) video frames where \(framesOut) were written")
         }
-        guard let rate, let duration, shown > 1, let first = written.firstStart, let last = written.lastStart else {
+        guard let rate, let duration, shown > 1, let first = written.firstStart, let last = written.lastShown else {
             return
         }
         func seconds(_ t: Rational) -> String { DecimalText.fixed(t.doubleValue, digits: 3) }
@@ -48,18 +48,17 @@ struct OutputFacts {
         }
         // Shown frames start one period apart; a cut between frames (hidden frames before the range
         // start) shows part of the frame it falls in: up to one period more.
-        let steps = (last - first).doubleValue * rate.doubleValue - Double(shown - 1)
-        guard steps > -0.5, steps < (shown < framesOut ? 1.5 : 0.5) else {
-            throw fault(
-                "\(shown) frames at \(rate.compactDescription) fps start over \(seconds(last - first)) s "
-                    + "(\(seconds(Rational(Int64(shown - 1)) / rate)) s)")
-        }
-        let lastFrame = first + duration - last
-        guard lastFrame.doubleValue * rate.doubleValue > 0.5, lastFrame <= max(longestLastFrame, Rational(3, 2) / rate)
+        let slack = shown < framesOut ? 1.5 : 0.5
+        let steps = (last.start - first).doubleValue * rate.doubleValue - Double(shown - 1)
+        let lastFrame = last.end - last.start
+        let ends = (first + duration - last.end).doubleValue * rate.doubleValue
+        guard steps > -0.5, steps < slack, ends > -0.5, ends < slack,
+            lastFrame <= max(longestLastFrame, Rational(3, 2) / rate)
         else {
             throw fault(
-                "the written file says \(seconds(duration)) s for \(shown) frames at \(rate.compactDescription) fps: "
-                    + "its last frame would last \(seconds(lastFrame)) s")
+                "the written file says \(seconds(duration)) s for \(shown) frames at \(rate.compactDescription) fps "
+                    + "(\(seconds(Rational(Int64(shown - 1)) / rate)) s to the last one, which lasts \(seconds(lastFrame)) s)"
+            )
         }
     }
 }

@@ -58,7 +58,9 @@ final class VideoOutput {
         let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
         movesPrefixes = parser?.codec == .h264 && dropsLayers
         decodeTimes = CopySelection.evenDecodeTimes(plan)
-        if plan.layers != nil, let refusal = VideoOutput.containerRefusal(muxer, info: info) {
+        if let refusal = VideoOutput.containerRefusal(
+            format: muxer.formatName, accepts: muxer.accepts(codecID: info.codecID), info: info, plan: plan)
+        {
             throw .refused(refusal)
         }
         tally = FrameTally(
@@ -154,19 +156,21 @@ final class VideoOutput {
         )
     }
 
-    /// Why the output container cannot hold the copied video, naming one that can; nil when it can.
-    static func containerRefusal(_ muxer: borrowing Muxer, info: StreamInfo) -> String? {
-        containerRefusal(format: muxer.formatName, accepts: muxer.accepts(codecID: info.codecID), info: info)
-    }
-
-    /// `containerRefusal` for container `format`, which `accepts` the video's codec or not.
-    static func containerRefusal(format: String, accepts: Bool, info: StreamInfo) -> String? {
-        guard !accepts else { return nil }
-        let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4")]
+    /// Why container `format` (which `accepts` the video's codec or not) cannot hold the video
+    /// `plan` writes, copied or re-encoded to H.264, naming one that can; nil when it can.
+    static func containerRefusal(format: String, accepts: Bool, info: StreamInfo, plan: ExportPlan) -> String? {
+        let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4"), ("webm", "webm")]
         let output = names.first { $0.0 == format }?.1.uppercased() ?? format
-        let instead = names.first { Muxer.format($0.0, accepts: info.codecID) }.map { "write .\($0.1) instead, or " }
-        return
-            "\(info.codecName) video cannot be copied into \(output); \(instead ?? "")re-encode to H.264 with --reencode always"
+        let takesH264 = Muxer.formatAcceptsH264(format)
+        if plan.layers == nil || plan.isSpliced, !takesH264 {
+            let why = plan.reencodeReason.map { " (\($0))" } ?? ""
+            return "this export re-encodes the video to H.264\(why), which \(output) cannot store: write .mkv instead"
+        }
+        guard plan.layers != nil, !accepts else { return nil }
+        let instead = names.first { Muxer.format($0.0, accepts: info.codecID) }.map { "write .\($0.1) instead" }
+        let reencode = takesH264 ? "re-encode to H.264 with --reencode always" : nil
+        let remedies = [instead, reencode].compactMap { $0 }.joined(separator: ", or ")
+        return "\(info.codecName) video cannot be copied into \(output)\(remedies.isEmpty ? "" : "; ")\(remedies)"
     }
 
     /// Hands a spliced export's packet at source time `t` to the stretch that decodes it: from the

@@ -47,15 +47,23 @@ public struct AtomicOutput: ~Copyable {
         return output[..<slash] + "." + output[slash...] + ".\(pid ?? getpid()).tmp"
     }
 
-    /// The extensions of the containers hfr writes: the ones that hold H.264 with `sdtp`/temporal
+    /// The extensions of the containers hfr records to: the ones that hold H.264 with `sdtp`/temporal
     /// layers, AAC and the tags hfr stores. Others libav knows (.avi, .ts…) are refused before any work.
     public static let containerExtensions = ["mp4", "mov", "mkv"]
+    /// Exports also write WebM (VP8, VP9 or AV1 copied; the audio retimed to Vorbis).
+    public static let exportContainerExtensions = containerExtensions + ["webm"]
 
-    /// Whether `output`'s extension (any case) names a container hfr writes: checked before any work.
-    public static func hasKnownContainer(_ output: String) -> Bool {
+    /// Whether `output`'s extension (any case) is one of `extensions`: checked before any work.
+    public static func hasKnownContainer(_ output: String, among extensions: [String] = containerExtensions) -> Bool {
         let name = output.split(separator: "/").last ?? ""
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        return containerExtensions.contains(name[name.index(after: dot)...].lowercased())
+        return extensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+
+    /// "`.mp4`, `.mov` or `.mkv`" for `extensions`, as error messages name them.
+    public static func listed(_ extensions: [String]) -> String {
+        let dotted = extensions.map { "." + $0 }
+        return dotted.count < 2 ? dotted.joined() : dotted.dropLast().joined(separator: ", ") + " or " + dotted.last!
     }
 
     /// The muxer libav picks for `output`'s extension ("mp4", "mov", "matroska"); mp4 when unknown.

@@ -8,6 +8,11 @@ extension Muxer {
         return avformat_query_codec(output, AVCodecID(codecID), FF_COMPLIANCE_NORMAL) == 1
     }
 
+    /// Whether container `format` stores H.264, what hfr's re-encodes write (WebM does not).
+    public static func formatAcceptsH264(_ format: String) -> Bool {
+        self.format(format, accepts: AV_CODEC_ID_H264.rawValue)
+    }
+
     /// The container's libavformat name ("mp4", "mov", "matroska").
     public var formatName: String { String(cString: context.pointee.oformat.pointee.name) }
 

@@ -150,4 +150,37 @@ import Testing
             #expect(try dir.contents() == ["xvid.avi"])
         }
     }
+
+    /// A VP9/Opus WebM stays WebM (".webm" was refused as an output): the video copied, the audio
+    /// retimed into Vorbis, which WebM stores. An export that would re-encode to H.264 is refused
+    /// before any work, naming a container that holds it.
+    @Test func webmStaysWebM() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make(
+            "in.webm", in: dir, video: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"],
+            audio: ["-c:a", "libopus"])
+        let out = dir.path("slow.webm")
+        try Self.conformKeepsEverything(input, out, frames: 360, audioTracks: 1)
+        #expect(try MediaChecks.entry(out, stream: "v:0", "codec_name") == "vp9")
+        #expect(try MediaChecks.entry(out, stream: "a:0", "codec_name") == "vorbis")
+        let r = try Tool.hfr(["export", input, dir.path("fps60.webm"), "--fps", "60"])
+        #expect(r.status == 65 && r.stderr.contains("write .mkv instead"), "\(r.stderr)")
+        #expect(try dir.contents() == ["in.webm", "slow.webm"])
+    }
+
+    /// Retimed PCM stays PCM at its depth and rate where the container stores it (MOV, Matroska);
+    /// into MP4 it becomes AAC, and the export says so.
+    @Test func pcmStaysPCMWhereTheContainerHoldsIt() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make(
+            "in.mov", in: dir, video: ["-c:v", "mpeg4", "-q:v", "4"], audio: ["-c:a", "pcm_s24le", "-ar", "96000"])
+        for name in ["out.mov", "out.mkv"] {
+            try Self.conformKeepsEverything(input, dir.path(name), frames: 360, audioTracks: 1)
+            #expect(try MediaChecks.entry(dir.path(name), stream: "a:0", "codec_name,sample_rate") == "pcm_s24le,96000")
+        }
+        let r = try Tool.hfr(["export", input, dir.path("out.mp4"), "--conform", "30"])
+        #expect(r.status == 0)
+        #expect(
+            r.stderr.contains("audio track #1 (pcm_s24le) is retimed into AAC: MP4 cannot store PCM"), "\(r.stderr)")
+    }
 }

@@ -17,14 +17,23 @@ extension FuzzCaseRun {
         // frames than the rate fills the duration with, never more.
         let notes = json["notes"] as? [String] ?? []
         let isUneven = notes.contains { $0.contains("timestamps are uneven") }
-        let excess = Double(framesOut) - rate * duration
+        let pts = try Self.videoTimestamps(output)
+        if pts.isEmpty { return fail("broken output", command, "no video packets in the output (\(claim))") }
+        // The last frame lasts what the file says (its source frame's length, scaled: an FFmpeg mux
+        // of a raw stream gives 40 ms at 120 fps), up to a second of source time, which the
+        // summary's duration includes; every other frame one period.
+        let sorted = pts.map(\.pts).sorted()
+        let lastFrame = pts.first { $0.pts == sorted.last! }?.duration ?? frame
+        let perSourceSecond = (json["outputDuration"] as? NSNumber)?.doubleValue ?? 0
+        let longest = max(frame, perSourceSecond / max((json["inputDuration"] as? NSNumber)?.doubleValue ?? 1, 1e-9))
+        if lastFrame > longest * 1.001 + frame {
+            fail("mistimed output", command, "its last frame lasts \(lastFrame) s (\(claim))")
+        }
+        let excess = Double(framesOut) - rate * (duration - max(lastFrame, frame) + frame)
         if isUneven ? excess > 1.001 : abs(excess) > 1.001 {
             fail("mistimed output", command, "summary inconsistent: \(claim)")
         }
-        let pts = try Self.videoTimestamps(output)
-        if pts.isEmpty { return fail("broken output", command, "no video packets in the output (\(claim))") }
-        let sorted = pts.map(\.pts).sorted()
-        let span = (sorted.last! - sorted.first!) + frame
+        let span = (sorted.last! - sorted.first!) + max(lastFrame, frame)
         if abs(pts.count - framesOut) > 1 || abs(span - duration) > frame * 1.001 {
             fail("mistimed output", command, "claims \(claim); has \(pts.count) frames over \(span) s")
         }
@@ -46,19 +55,19 @@ extension FuzzCaseRun {
         }
     }
 
-    /// The video packets' pts and dts in seconds, in file order.
-    static func videoTimestamps(_ path: String) throws -> [(pts: Double, dts: Double?)] {
+    /// The video packets' pts, dts and duration in seconds, in file order.
+    static func videoTimestamps(_ path: String) throws -> [(pts: Double, dts: Double?, duration: Double?)] {
         let r = try TimedRun.run(
             "/usr/bin/ffprobe",
             [
-                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time", "-of", "csv=p=0",
-                path,
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,duration_time",
+                "-of", "csv=p=0", path,
             ])
         return r.stdout.split(separator: "\n").compactMap { line in
             // Matroska stores no dts: ffprobe prints N/A for the first ones of a B-frame stream.
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
             guard fields.count >= 2, let pts = fields[0] else { return nil }
-            return (pts, fields[1])
+            return (pts, fields[1], fields.count > 2 ? fields[2] : nil)
         }
     }
 

@@ -14,11 +14,12 @@ import Testing
             .deletingLastPathComponent()
         let bundle = URL(fileURLWithPath: Tool.hfrPath).deletingLastPathComponent()
             .appendingPathComponent("hfrPackageTests.xctest").path
-        // Real time under emulation needs the optimised build (scripts/test makes it).
-        let release = repository.appendingPathComponent(".build/release/hfr").path
+        // Real time under emulation needs the optimised build: scripts/test makes it where
+        // scripts/install does, so the install tests reuse it.
+        let release = repository.appendingPathComponent(".build-static/release/hfr").path
         #expect(
             FileManager.default.isExecutableFile(atPath: release),
-            "no release build: swift build -c release --product hfr")
+            "no release build: swift build -c release --product hfr --static-swift-stdlib --scratch-path .build-static")
         let started = Date()
         // The checkout is shared into the guest at its own path: the guest's /tmp, /run and /root
         // are its own, so a clone there would otherwise be invisible.
