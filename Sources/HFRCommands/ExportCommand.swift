@@ -33,7 +33,8 @@ public struct ExportCommand: Command {
         A raw H.264/HEVC stream (.h264, .h265: no container, no frame times) needs its times:
         --timestamps FILE reads one time in milliseconds per frame, in presentation order, after a
         '# timestamp format v2' (or 'timecode') header, as rpicam-vid --save-pts and mkvmerge write
-        them; gaps (dropped frames) stay gaps and the capture rate is their average. --input-fps R
+        them; gaps (dropped frames) stay gaps of whole frame periods, the capture rate being the
+        frames' period (their average when no period is common to 90 % of them). --input-fps R
         gives every frame 1/R s. The two exclude each other and are refused for containers (their
         own timestamps rule), and for raw streams with B-frames (stored out of presentation order).
 

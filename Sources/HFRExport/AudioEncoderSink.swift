@@ -14,10 +14,20 @@ final class AudioEncoderSink {
     /// Samples per frame for encoders that take any number (PCM).
     static let anySize = 4096
 
-    init(codec: String = "aac", sampleRate: Int, channels: Int) throws(AVFailure) {
+    /// Audio at a rate the encoder does not take (AAC stops at 96 kHz) to the nearest it does.
+    private let rateChange: VarispeedStretcher?
+
+    init(codec: String = "aac", sampleRate source: Int, channels: Int) throws(AVFailure) {
+        let sampleRate = codec == "aac" ? Encoder.aacSampleRate(nearest: source) : source
         encoder = try Encoder.retimedAudio(codec: codec, sampleRate: sampleRate, channels: channels)
         frames = AudioFrames(sampleRate: sampleRate, channels: channels)
         self.sampleRate = sampleRate
+        // Resampling by source/target, as a varispeed of that "speed" is (at a rate of 1: the counts).
+        rateChange =
+            sampleRate == source
+            ? nil
+            : try? VarispeedStretcher(
+                speed: Rational(Int64(source), Int64(sampleRate)), sampleRate: 1, channels: channels)
         pending = AudioChunk(planes: Array(repeating: [], count: channels))
         packet = try Packet()
     }
@@ -28,22 +38,35 @@ final class AudioEncoderSink {
     var samplesWritten: Int64 { samplesSent + Int64(pending.count) }
 
     /// Queues `chunk` and encodes every whole encoder frame.
-    func write(_ chunk: AudioChunk, to muxer: borrowing Muxer, stream: Int) throws(AVFailure) {
-        pending.append(chunk)
+    func write(_ chunk: AudioChunk, to muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+        pending.append(try rateChange?.process(chunk) ?? chunk)
         let size = encoder.frameSize > 0 ? encoder.frameSize : AudioEncoderSink.anySize
         var offset = 0
         while pending.count - offset >= size {
-            try encode(pending.slice(offset, offset + size), muxer, stream)
+            try encoded(pending.slice(offset, offset + size), muxer, stream)
             offset += size
         }
         if offset > 0 { pending = pending.slice(offset, pending.count) }
     }
 
     /// Encodes what is left (a short last frame) and drains the encoder.
-    func finish(to muxer: borrowing Muxer, stream: Int) throws(AVFailure) {
-        if pending.count > 0 { try encode(pending, muxer, stream) }
+    func finish(to muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+        if let rateChange { pending.append(try rateChange.finish()) }
+        if pending.count > 0 { try encoded(pending, muxer, stream) }
         pending = AudioChunk(planes: Array(repeating: [], count: frames.channels))
-        try send(nil, muxer, stream)
+        do {
+            try send(nil, muxer, stream)
+        } catch {
+            throw .writing(error)
+        }
+    }
+
+    private func encoded(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
+        do {
+            try encode(chunk, muxer, stream)
+        } catch {
+            throw .writing(error)
+        }
     }
 
     private func encode(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {

@@ -24,7 +24,7 @@ final class AudioOutput {
         self.origin = origin
         do {
             let parameters = try demuxer.codecParameters(ofStream: info.index)
-            if plan.copiesAudio {
+            if AudioOutput.copies(info, plan: plan, container: muxer.formatName) {
                 index = try muxer.addStream(copying: parameters, timeBase: info.timeBase)
                 mode = .copy(try AudioPacketCheck(parameters: parameters, timeBase: info.timeBase))
             } else {
@@ -90,11 +90,17 @@ final class AudioOutput {
 }
 
 extension AudioOutput {
+    /// Whether `track` is copied: speed 1 throughout and a container that stores its codec (else
+    /// it goes through the retimer at speed 1, into what the container stores).
+    static func copies(_ track: StreamInfo, plan: ExportPlan, container: String) -> Bool {
+        plan.copiesAudio && Muxer.accepts(codecID: track.codecID, format: container)
+    }
+
     /// The plan's word on audio tracks that change format: each retimed track is encoded to what
     /// `container` (a muxer name) stores, its own PCM where it can; any other codec is named.
     static func conversionNotes(_ tracks: [StreamInfo], container: String, plan: ExportPlan) -> [String] {
-        guard !plan.copiesAudio else { return [] }
         return tracks.compactMap { track in
+            guard !copies(track, plan: plan, container: container) else { return nil }
             let codec = Encoder.retimedAudioCodec(source: track, format: container)
             guard codec != track.codecName else { return nil }
             let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()

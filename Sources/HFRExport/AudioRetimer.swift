@@ -167,11 +167,7 @@ final class AudioRetimer {
         try drainDecoder(muxer, stream)
         try route(aligner.remainder(), muxer, stream)
         while pieceIndex < pieces.count { try closePiece(muxer, stream) }
-        do {
-            try sink.finish(to: muxer, stream: stream)
-        } catch {
-            throw .writing(error)
-        }
+        try sink.finish(to: muxer, stream: stream)
     }
 
     private func drainDecoder(_ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
@@ -240,11 +236,7 @@ final class AudioRetimer {
     }
 
     private func write(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        do {
-            try sink.write(chunk, to: muxer, stream: stream)
-        } catch {
-            throw .writing(error)
-        }
+        try sink.write(chunk, to: muxer, stream: stream)
         produced += Int64(chunk.count)
     }
 }

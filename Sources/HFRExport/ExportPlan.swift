@@ -72,7 +72,8 @@ public struct ExportPlan: Sendable {
             // A tagged capture rate is kept; a measured one is the frames' average.
             let rate =
                 analysis.captureRateSource == .measured
-                ? "capture rate taken as their average, \(TimeMap.seconds(c)) fps" : "their gaps are kept as they are"
+                ? "their gaps are kept, at a capture rate of \(TimeMap.seconds(c)) fps measured from them"
+                : "their gaps are kept as they are"
             notes.append("frame timestamps are uneven (variable frame rate): \(rate)")
         }
         var levels: [Int] = []

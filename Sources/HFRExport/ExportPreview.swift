@@ -96,8 +96,10 @@ public struct ExportPreview: Sendable {
 
     /// What happens to the audio: the rule the report and the plan share.
     static func audioAlgorithm(_ settings: ExportSettings, _ analysis: InputAnalysis, _ plan: ExportPlan) -> String {
-        if settings.audio == .mute || analysis.audio == nil { return "none" }
-        return plan.copiesAudio ? "copy" : settings.audio.rawValue
+        guard settings.audio != .mute, let audio = analysis.audio else { return "none" }
+        // A codec the container does not store is converted: through the retimer, at speed 1.
+        let container = AtomicOutput.containerFormat(for: settings.output)
+        return AudioOutput.copies(audio, plan: plan, container: container) ? "copy" : settings.audio.rawValue
     }
 
     /// The map's segments that overlap the range (or hold written frames), clipped to it.

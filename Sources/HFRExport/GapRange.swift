@@ -1,3 +1,5 @@
+import HFRMedia
+
 /// The smallest and largest step between consecutive presentation times of the frames one layer
 /// cut keeps: a cut is evenly spaced when they differ by at most one tick (containers with coarse
 /// time bases round 1/60 s to 16 or 17 ms). Frames come in decode order; B-frames are put back in
@@ -13,6 +15,10 @@ struct GapRange: Sendable {
     /// A time came before one already seen: the frames arrive out of presentation order (B-frames).
     private var isReordered = false
     private var latest: Int64?
+    /// Gaps placed, and those within a tick of the smallest (one frame period) with their sum.
+    private var gapCount = 0
+    private var regularCount = 0
+    private var regularSum: Int64 = 0
     static let depth = 32
 
     mutating func keep(_ pts: Int64?) {
@@ -30,8 +36,11 @@ struct GapRange: Sendable {
         if let last {
             let gap = pts - last
             if gap <= 0 { isInOrder = false }
+            if smallest != .max, gap < smallest - 1 { (regularCount, regularSum) = (0, 0) }
             smallest = min(smallest, gap)
             largest = max(largest, gap)
+            gapCount += 1
+            if gap <= smallest + 1 { (regularCount, regularSum) = (regularCount + 1, regularSum + gap) }
         }
         last = pts
     }
@@ -57,6 +66,15 @@ struct GapRange: Sendable {
         let all = settled
         guard all.isInOrder, all.smallest != .max, all.largest - all.smallest > 1 else { return false }
         return !isReordered || (all.smallest > 0 && all.largest <= 2 * all.smallest)
+    }
+
+    /// The frame period in ticks (the mean of the gaps within a tick of the smallest) when at least
+    /// 90 % of the gaps are one period: a constant rate with frames dropped, whose capture rate is
+    /// that period's, not the average over the drops.
+    var regularPeriod: Rational? {
+        let all = settled
+        guard all.isInOrder, all.regularCount > 0, all.regularCount * 10 >= all.gapCount * 9 else { return nil }
+        return Rational(all.regularSum, Int64(all.regularCount))
     }
 
     /// Frames arrived out of presentation order.

@@ -186,7 +186,12 @@ extension InputAnalysis {
         var rate = captureRate
         // A rate measured from coarse timestamps (Matroska's milliseconds: 59000/983) is the
         // container's declared rate when that is within 1 %: the exact value the timestamps round.
-        if capture.source == .measured, let declared = video.realFrameRate ?? video.averageFrameRate,
+        // Frames dropped from a constant rate (a camera's timestamps with gaps): the rate is the
+        // frames' period, not their average over the gaps, so each gap stays whole periods long.
+        let gaps = times.gaps[InputAnalysis.allLevels]
+        if capture.source == .measured, !gaps.isEven, let period = gaps.regularPeriod {
+            rate = Prober.nearestExactRate(Rational(1) / (period * video.timeBase))
+        } else if capture.source == .measured, let declared = video.realFrameRate ?? video.averageFrameRate,
             abs(((declared - captureRate) / declared).doubleValue) < 0.01
         {
             rate = declared

@@ -31,6 +31,12 @@ extension Encoder {
         }
     }
 
+    /// The AAC sampling frequency nearest below `rate` (AAC has none above 96 kHz).
+    public static func aacSampleRate(nearest rate: Int) -> Int {
+        let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000]
+        return rates.first { $0 <= rate } ?? 8000
+    }
+
     /// The encoder's codec name ("aac", "pcm_s24le" …).
     public var codecName: String { String(cString: context.pointee.codec.pointee.name) }
 

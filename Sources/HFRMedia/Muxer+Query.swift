@@ -4,8 +4,17 @@ extension Muxer {
     /// Whether libavformat's `format` muxer (e.g. "mp4", "mov", "matroska") surely stores `codecID`
     /// (`StreamInfo.codecID`): `avformat_query_codec` says yes. Unknown formats: false.
     public static func format(_ format: String, accepts codecID: UInt32) -> Bool {
-        guard let output = av_guess_format(format, nil, nil) else { return false }
+        guard let output = av_guess_format(format, nil, nil), !refuses(format, AVCodecID(codecID)) else { return false }
         return avformat_query_codec(output, AVCodecID(codecID), FF_COMPLIANCE_NORMAL) == 1
+    }
+
+    /// What FFmpeg 5.1's MOV/MP4 muxer refuses when it writes the header though its codec table
+    /// lists it: FLAC in MP4 is "experimental", FLAC and Opus in MOV are "only supported in MP4".
+    static func refuses(_ format: String, _ codec: AVCodecID) -> Bool {
+        switch (format, codec) {
+        case ("mp4", AV_CODEC_ID_FLAC), ("mov", AV_CODEC_ID_FLAC), ("mov", AV_CODEC_ID_OPUS): true
+        default: false
+        }
     }
 
     /// Whether container `format` stores H.264, what hfr's re-encodes write (WebM does not).
@@ -21,6 +30,7 @@ extension Muxer {
     public func accepts(codecID: UInt32) -> Bool {
         let format = context.pointee.oformat!
         let codec = AVCodecID(codecID)
+        if Muxer.refuses(formatName, codec) { return false }
         let answer = avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL)
         guard answer < 0 else { return answer == 1 }
         return codec == AV_CODEC_ID_H264 || codec == AV_CODEC_ID_HEVC || codec == format.pointee.video_codec

@@ -4,10 +4,7 @@ extension Muxer {
     /// Whether the container `format` (a muxer name such as "mp4") can store codec `codecID`; false
     /// for streams without a codec FFmpeg knows (a `tmcd` or GoPro `gpmd` data track).
     public static func accepts(codecID: UInt32, format: String) -> Bool {
-        guard codecID != AV_CODEC_ID_NONE.rawValue, let container = av_guess_format(format, nil, nil) else {
-            return false
-        }
-        return avformat_query_codec(container, AVCodecID(codecID), FF_COMPLIANCE_NORMAL) == 1
+        codecID != AV_CODEC_ID_NONE.rawValue && self.format(format, accepts: codecID)
     }
 
     /// Sets a tag of output stream `index` (`language`, `timecode`, …). Call before `writeHeader`.

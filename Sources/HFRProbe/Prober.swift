@@ -158,7 +158,7 @@ public enum Prober {
     /// Android's tag is a float32, which FFmpeg prints with six decimals: 120000/1001 reads back as
     /// "119.880119". The exact rate it stood for — a whole number, an NTSC rate (n·1000/1001) or
     /// three decimals — when one lies within float32's and the printout's rounding of it.
-    static func nearestExactRate(_ rate: Rational) -> Rational {
+    public static func nearestExactRate(_ rate: Rational) -> Rational {
         let x = rate.doubleValue
         let tolerance = 1e-5 + x * 1e-7
         let candidates = [

@@ -68,8 +68,9 @@ import Testing
     }
 
     /// `--conform 30` of a 120 fps raw stream whose camera dropped 3 frames: every frame kept, the
-    /// output times are the source times scaled (capture rate = their average), so the 3 gaps are
-    /// still there, twice the other steps; MP4/MOV get an avcC record, and everything decodes.
+    /// output times are the source times scaled 4× (the capture rate is the frames' period, 120 fps,
+    /// not their average over the gaps: 303 slots, not 300), so the 3 gaps are still there, twice
+    /// the other steps; MP4/MOV get an avcC record, and everything decodes.
     @Test(arguments: ["mp4", "mov", "mkv"])
     func conformKeepsTheGapsOfATimestampsFile(container: String) throws {
         let raw = try rawH264()
@@ -81,9 +82,8 @@ import Testing
 
         let (times, tick) = try presentationTimes(out)
         try #require(times.count == Self.frames)
-        let span = Double(micros.last! - micros.first!)
         for (i, t) in times.enumerated() {
-            let expected = Double(micros[i] - micros[0]) / span * Double(Self.frames - 1) / 30
+            let expected = Double(micros[i] - micros[0]) / 1e6 * 120 / 30
             #expect(abs(t - times[0] - expected) <= tick, "frame \(i): \(t - times[0]) s, expected \(expected)")
         }
         let steps = zip(times, times.dropFirst()).map { $1 - $0 }
@@ -272,9 +272,8 @@ import Testing
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let (times, tick) = try presentationTimes(out)
         try #require(times.count == Self.frames)
-        let span = Double(micros.last! - micros.first!)
         for (i, t) in times.enumerated() {
-            let expected = Double(micros[i] - micros[0]) / span * Double(Self.frames - 1) / 30
+            let expected = Double(micros[i] - micros[0]) / 1e6 * 120 / 30
             #expect(abs(t - times[0] - expected) <= tick, "frame \(i)")
         }
         #expect(["hvc1", "hev1"].contains(try MediaChecks.entry(out, stream: "v:0", "codec_tag_string")))

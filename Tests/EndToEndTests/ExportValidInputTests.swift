@@ -183,4 +183,31 @@ import Testing
         #expect(
             r.stderr.contains("audio track #1 (pcm_s24le) is retimed into AAC: MP4 cannot store PCM"), "\(r.stderr)")
     }
+
+    /// Audio a container cannot store is converted, not copied into a header the muxer refuses
+    /// (Sony XAVC S-like MP4 with big-endian PCM: `--fps` failed in avformat_write_header), and a
+    /// rate AAC does not have (192 kHz) is resampled to its nearest (96 kHz), not refused.
+    @Test(arguments: [
+        ("xavc.mp4", ["-f", "mov", "-brand", "XAVC"], "pcm_s16be", 48000, ["--fps", "60"], 48000),
+        ("hi.mov", [], "pcm_s32le", 192000, ["--conform", "30"], 96000),
+    ])
+    func audioTheContainerCannotStoreIsConverted(
+        name: String, muxer: [String], codec: String, rate: Int, options: [String], aacRate: Int
+    ) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path(name)
+        try ExportInputs.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=120:duration=2", "-f", "lavfi", "-i",
+                "sine=sample_rate=\(rate):duration=2", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", codec,
+            ] + muxer + [input])
+        let out = dir.path("out.mp4")
+        let r = try Tool.hfr(["export", input, out] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("(\(codec)) is retimed into AAC: MP4 cannot store PCM"), "\(r.stderr)")
+        #expect(try MediaChecks.entry(out, stream: "a:0", "codec_name,sample_rate") == "aac,\(aacRate)")
+        let video = try Self.end(out, stream: "v:0")
+        #expect(abs(try Self.end(out, stream: "a:0") - video) < 1.0 / 30 + 1024.0 / Double(aacRate))
+        #expect(try MediaChecks.decodeErrors(out).isEmpty)
+    }
 }
