@@ -19,7 +19,11 @@ struct GapRange: Sendable {
     private var gapCount = 0
     private var regularCount = 0
     private var regularSum: Int64 = 0
+    /// How often each gap length occurs, while there are at most `distinctGaps` lengths.
+    private var lengths: [Int64: Int] = [:]
+    private var hasManyLengths = false
     static let depth = 32
+    static let distinctGaps = 64
 
     mutating func keep(_ pts: Int64?) {
         guard let pts else {
@@ -40,6 +44,10 @@ struct GapRange: Sendable {
             smallest = min(smallest, gap)
             largest = max(largest, gap)
             gapCount += 1
+            if !hasManyLengths {
+                lengths[gap, default: 0] += 1
+                if lengths.count > GapRange.distinctGaps { (hasManyLengths, lengths) = (true, [:]) }
+            }
             if gap <= smallest + 1 { (regularCount, regularSum) = (regularCount + 1, regularSum + gap) }
         }
         last = pts
@@ -59,22 +67,43 @@ struct GapRange: Sendable {
         return all.isInOrder && (all.smallest == .max || all.largest - all.smallest <= 1)
     }
     /// A variable frame rate, as far as the times can tell. Times that arrive in order: any uneven
-    /// gaps. Reordered ones (B-frames) only with gaps at most twice the shortest: a reordered frame
-    /// far from its neighbours is more likely a damaged composition offset than a pause, and is
-    /// left to the checks of evenly spaced frames, which refuse it.
+    /// gaps. Reordered ones (B-frames) only when the gaps are at most twice the shortest (an
+    /// FFmpeg fragmented MP4 gives its first frame 1.6 periods) or every one is a few whole frame
+    /// periods (at most `reorderedGapPeriods`): a reordered frame far from its neighbours is more
+    /// likely a damaged composition offset than a pause, and is left to the checks of evenly
+    /// spaced frames, which refuse it.
     var isVariable: Bool {
         let all = settled
         guard all.isInOrder, all.smallest != .max, all.largest - all.smallest > 1 else { return false }
         return !isReordered || (all.smallest > 0 && all.largest <= 2 * all.smallest)
+            || all.regularPeriod(periodsAtMost: GapRange.reorderedGapPeriods) != nil
     }
+    static let reorderedGapPeriods = 16
 
-    /// The frame period in ticks (the mean of the gaps within a tick of the smallest) when at least
-    /// 90 % of the gaps are one period: a constant rate with frames dropped, whose capture rate is
-    /// that period's, not the average over the drops.
-    var regularPeriod: Rational? {
+    /// The frame period in ticks when every gap is a whole number of periods and at least a quarter
+    /// are one: a constant rate with frames dropped or left out (a camera's drops, every third
+    /// frame removed), whose capture rate is the period's, not the average over the gaps. The
+    /// period is first the mean of the gaps within a tick of the smallest; each gap may be off its
+    /// whole number k of periods by the rounding of its two ends and k times that estimate's error
+    /// (a tick each); the period is then all the gaps' length over all their periods.
+    var regularPeriod: Rational? { regularPeriod(periodsAtMost: nil) }
+
+    private func regularPeriod(periodsAtMost limit: Int?) -> Rational? {
         let all = settled
-        guard all.isInOrder, all.regularCount > 0, all.regularCount * 10 >= all.gapCount * 9 else { return nil }
-        return Rational(all.regularSum, Int64(all.regularCount))
+        guard all.isInOrder, !all.hasManyLengths, all.regularCount > 0, all.regularCount * 4 >= all.gapCount else {
+            return nil
+        }
+        let estimate = Double(all.regularSum) / Double(all.regularCount)
+        var (ticks, periods): (Int64, Int64) = (0, 0)
+        for (gap, count) in all.lengths {
+            let k = (Double(gap) / estimate).rounded()
+            guard k >= 1, abs(Double(gap) - k * estimate) <= 1 + k, limit.map({ k <= Double($0) }) ?? true else {
+                return nil
+            }
+            ticks += gap * Int64(count)
+            periods += Int64(k) * Int64(count)
+        }
+        return periods > 0 ? Rational(ticks, periods) : nil
     }
 
     /// Frames arrived out of presentation order.

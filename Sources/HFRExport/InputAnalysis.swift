@@ -189,10 +189,14 @@ extension InputAnalysis {
         // Frames dropped from a constant rate (a camera's timestamps with gaps): the rate is the
         // frames' period, not their average over the gaps, so each gap stays whole periods long.
         let gaps = times.gaps[InputAnalysis.allLevels]
+        var isExact = false
         if capture.source == .measured, !gaps.isEven, let period = gaps.regularPeriod {
-            rate = Prober.nearestExactRate(Rational(1) / (period * video.timeBase))
-        } else if capture.source == .measured, let declared = video.realFrameRate ?? video.averageFrameRate,
-            abs(((declared - captureRate) / declared).doubleValue) < 0.01
+            let measured = Rational(1) / (period * video.timeBase)
+            rate = Prober.nearestExactRate(measured)
+            isExact = rate != measured
+        }
+        if capture.source == .measured, !isExact, let declared = video.realFrameRate ?? video.averageFrameRate,
+            abs(((declared - rate) / declared).doubleValue) < 0.01
         {
             rate = declared
         }

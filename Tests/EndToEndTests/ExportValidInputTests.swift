@@ -210,4 +210,38 @@ import Testing
         #expect(abs(try Self.end(out, stream: "a:0") - video) < 1.0 / 30 + 1024.0 / Double(aacRate))
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
     }
+
+    /// Frames left out of a constant rate keep their place: every third frame of 120 fps removed
+    /// (MKV, millisecond times) and a phone's switch from 60 to 30 fps (HEVC with B-frames). The
+    /// capture rate is the frames' period (120), not their average (80, 90): a conform wrote
+    /// frames closer than its own 1/30 s, which ffmpeg's decode reported as colliding timestamps,
+    /// or was refused as corrupt.
+    @Test(arguments: [
+        ("vfr.mkv", ["-vf", "select='mod(n,3)'", "-c:v", "libx264", "-preset", "ultrafast", "-fps_mode", "vfr"], 160),
+        (
+            "phone.mp4",
+            [
+                "-vf", "setpts='if(lt(N,120),N/120,1+(N-120)/60)/TB'", "-c:v", "libx265", "-preset", "ultrafast",
+                "-x265-params", "log-level=error:bframes=2", "-fps_mode", "passthrough", "-video_track_timescale",
+                "90000",
+            ], 180
+        ),
+    ])
+    func framesLeftOutKeepTheirPlace(name: String, video: [String], frames: Int) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path(name)
+        try ExportInputs.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=120:duration=3", "-t", "2"] + video + [input])
+        let out = dir.path("slow.mkv")
+        let r = try Tool.hfr(["export", input, out, "--conform", "30", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try Tool.json(r.stdout)
+        #expect(json["captureFrameRate"] as? String == "120/1", "\(r.stdout.prefix(400))")
+        #expect(try FFprobe.count(out, stream: "v:0", decoding: true) == frames)
+        // ffmpeg's own pipeline (frames timed at the stream's 30 fps) finds no two at one time.
+        #expect(try MediaChecks.decodeErrors(out).isEmpty)
+        let times = try MediaChecks.packets(out).map(\.time).sorted()
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 > 1.0 / 30 - 0.002 }, "\(steps.min() ?? 0)")
+    }
 }
