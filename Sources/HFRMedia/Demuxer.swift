@@ -117,6 +117,14 @@ public struct Demuxer: ~Copyable {
         }
         try check(result, "av_read_frame", .readingInput)
         if let retimer, packet.streamIndex == retimer.streamIndex { try retime(packet, by: retimer) }
+        // AVI stores decode times only: a video frame no decoder reorders is shown when decoded
+        // (FFmpeg leaves it to the muxer; its readers need the presentation time here).
+        if packet.pts == nil, let dts = packet.dts {
+            let stream = context.pointee.streams[packet.streamIndex]!.pointee
+            if stream.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO, stream.codecpar.pointee.video_delay == 0 {
+                packet.pts = dts
+            }
+        }
         return true
     }
 }

@@ -67,6 +67,8 @@ import Testing
         ("pcm16.mov", ["-c:v", "mpeg4", "-q:v", "4"], ["-c:a", "pcm_s16le"]),
         ("pcm24.mov", ["-c:v", "prores_ks", "-profile:v", "0"], ["-c:a", "pcm_s24le"]),
         ("pcm16.avi", ["-c:v", "mjpeg", "-q:v", "5"], ["-c:a", "pcm_s16le"]),
+        // AVI stores decode times only: H.264 without B-frames was refused as "no timestamps".
+        ("h264-pcm24.avi", ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "0"], ["-c:a", "pcm_s24le"]),
         ("pcmf32.mkv", ["-c:v", "libx264", "-preset", "ultrafast"], ["-c:a", "pcm_f32le"]),
     ])
     func pcmAudioIsNotTakenForTruncation(name: String, video: [String], audio: [String]) throws {
