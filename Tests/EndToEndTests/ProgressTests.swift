@@ -141,14 +141,18 @@ struct ProgressTests {
     @Test func recordPipedPrintsWholeLinesAndNothingWithQuiet() throws {
         let dir = try TemporaryDirectory()
         let base = ["record", "--source", "test", "--size", "320x240", "--fps", "120"]
+        let started = Date()
         let r = try Tool.hfr(base + ["--duration", "6", dir.path("a.mp4")])
+        let seconds = Date().timeIntervalSince(started)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("\r"))
         let lines = r.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("record: test source 320x240 yuv420p at 120 fps, 3 layers") == true)
         let stats = lines.dropFirst().dropLast()
-        // 6 s of recording, a line every 5 s.
-        #expect(stats.count == 1, "\(r.stderr)")
+        // A line at most every 5 s (ProgressLine.interval), the first 5 s after the start: the source
+        // is paced in real time, so 6 s of it outlast the first interval on any machine, and however
+        // long a loaded machine takes, there are no more lines than whole intervals in that time.
+        #expect(stats.count >= 1 && stats.count <= Int(seconds / 5), "\(seconds) s: \(r.stderr)")
         for line in stats {
             let fields = line.split(separator: " ")
             #expect(fields.first == "record:" && fields.dropFirst().first?.hasPrefix("frame=") == true, "\(line)")
