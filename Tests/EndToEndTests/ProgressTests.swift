@@ -231,27 +231,53 @@ struct ProgressTests {
         let dir = try Self.batchWorkspace()
         let session = try TerminalSession(
             [Tool.hfrPath, "batch", "reencode.json", "-j", "2"], in: dir.path("."), width: 100)
-        let first = try #require(try session.waitFor(timeout: 10) { $0.hasPrefix("batch: ") })
-        let line = try #require(first.first { $0.hasPrefix("batch: ") })
-        #expect(line.hasPrefix("batch: 0/9 done, 0.0 of "), "\(line)")
         let screens = try session.samples()
         let last = try #require(screens.last)
         #expect(session.exitCode(in: last) == 0, "\(last)")
-        var lines: [String] = []
         for screen in screens.dropLast() {
-            let live = screen.filter { $0.hasPrefix("batch: ") }
-            try #require(live.count == 1, "\(screen)")
-            #expect(live[0].count <= 99, "wider than the terminal: \(live[0])")
-            #expect((try? Self.batchLine.wholeMatch(in: live[0])) != nil, "\(live[0])")
-            lines.append(live[0])
+            #expect(screen.filter { $0.hasPrefix("batch: ") }.count <= 1, "\(screen)")
         }
-        print("batch on a terminal, 1 s apart:\n" + lines.joined(separator: "\n"))
-        #expect(lines.count >= 3)
-        #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "a second without a change")
-        let running = lines.filter { $0.contains(", running: in/clip") }
-        #expect(running.count >= 2 && running.allSatisfy { $0.contains(" s)") && $0.contains("…") }, "\(lines)")
-        #expect(lines.contains { $0.contains(" done, ") && !$0.contains("ETA -:--") }, "no ETA: \(lines)")
+        // Every redraw, from the transcript: all on one terminal line, each a whole stats line that fits.
+        let transcript = try #require(session.transcript())
+        let drawn = TerminalSession.redraws(in: transcript).map(\.text).filter { $0.hasPrefix("batch: ") }
+        #expect(Set(TerminalSession.redraws(in: transcript).map(\.line)).count == 1, "scrolled: \(drawn)")
+        for line in drawn {
+            #expect(line.count <= 99, "wider than the terminal: \(line)")
+            #expect((try? Self.batchLine.wholeMatch(in: line)) != nil, "\(line)")
+        }
+        print("batch on a terminal, every redraw:\n" + drawn.joined(separator: "\n"))
+        // Drawn before the first job starts; redrawn as each job ends (the counts in order, 0 to 9).
+        #expect(drawn.first?.hasPrefix("batch: 0/9 done, 0.0 of ") == true, "\(drawn)")
+        let done = drawn.compactMap { Int($0.dropFirst(7).prefix { $0.isNumber }) }
+        #expect(done == done.sorted() && Array(Set(done)).sorted() == Array(0...9), "\(done)")
+        let running = drawn.filter { $0.contains(", running: in/clip") }
+        #expect(running.count >= 2 && running.allSatisfy { $0.contains(" s)") && $0.contains("…") }, "\(drawn)")
+        #expect(drawn.contains { $0.contains(" done, ") && !$0.contains("ETA -:--") }, "no ETA: \(drawn)")
+        // Redrawn on its own, not only as jobs end (more redraws than the first and the 9 ends), and at
+        // least once a second: each running job's age (whole seconds, hfr's own clock) is shown at
+        // every second from 0 up, none skipped.
+        #expect(drawn.count > 10, "\(drawn)")
+        let ages = Self.runningAges(drawn)
+        #expect(!ages.isEmpty)
+        for (clip, seen) in ages {
+            #expect(Array(Set(seen)).sorted() == Array(0...(seen.max() ?? 0)), "\(clip): ages \(seen)")
+        }
         #expect(last.contains { $0.hasPrefix("batch: 9 jobs: 9 done, 0 up to date, 0 failed in ") }, "\(last)")
+    }
+
+    /// For each input named as running in `lines` (`in/clip3.mp4 → … (2 s)`), the ages shown, in order.
+    static func runningAges(_ lines: [String]) -> [String: [Int]] {
+        let job = try! Regex(#"(in/clip\d\.mp4)[^;]* \((\d+) s\)"#)
+        var ages: [String: [Int]] = [:]
+        for line in lines {
+            guard let range = line.range(of: ", running: ") else { continue }
+            for match in line[range.upperBound...].matches(of: job) {
+                guard let clip = match.output[1].substring, let age = match.output[2].substring.flatMap({ Int($0) })
+                else { continue }
+                ages[String(clip), default: []].append(age)
+            }
+        }
+        return ages
     }
 
     /// Piped: one whole line per finished job; with -q only the summary.
