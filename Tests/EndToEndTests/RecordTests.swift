@@ -148,6 +148,35 @@ import Testing
 
 /// Containers, conversion and the default source: short recordings.
 @Suite(.serialized) struct RecordOutputTests {
+    /// `--source lavfi:GRAPH`: the graph's picture, brought to the size and rate asked for, with no
+    /// sound of its own.
+    @Test func filterGraphSourceIsRecordedInTheModeAsked() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("red.mp4")
+        let r = try Tool.hfr([
+            "record", "--source", "lavfi:color=c=red:size=64x64:rate=25", "--size", "320x240", "--fps", "60",
+            "--frames", "30", path,
+        ])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.hasPrefix("record: lavfi source 320x240 yuv420p at 60 fps, "), "\(r.stderr)")
+        #expect(try FFprobe.count(path, stream: "v:0", decoding: true) == 30)
+        #expect(try MediaChecks.entry(path, stream: "v:0", "width,height") == "320,240")
+        #expect(try MediaChecks.entry(path, stream: "a", "codec_type").isEmpty)
+        let video = try Tool.json(try Tool.hfr(["probe", "--json", path]).stdout)["video"] as? [String: Any]
+        #expect(video?["captureFrameRate"] as? String == "60/1")
+        // The middle pixel is red (within the encoder's error).
+        let raw = dir.path("pixel.rgb")
+        let pixel = try Tool.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", path, "-vf", "format=rgb24,crop=1:1:160:120", "-frames:v", "1", "-f",
+                "rawvideo", "-pix_fmt", "rgb24", raw,
+            ])
+        #expect(pixel.status == 0, "\(pixel.stderr)")
+        let rgb = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? Data())
+        #expect(rgb.count == 3 && rgb[0] > 200 && rgb[1] < 50 && rgb[2] < 50, "\(rgb)")
+    }
+
     @Test(arguments: ["out.mov", "out.mkv"])
     func otherContainersByExtensionKeepFramesAndCaptureRate(name: String) throws {
         let dir = try TemporaryDirectory()
