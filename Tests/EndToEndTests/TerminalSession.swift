@@ -124,6 +124,21 @@ final class TerminalSession {
         return nil
     }
 
+    /// Waits (polling the transcript every 2 ms: sooner than the screen can be read) until the
+    /// command has written `text`; whether it did within `timeout` seconds.
+    func waitForOutput(_ text: String, timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let data = FileManager.default.contents(atPath: transcriptPath),
+                String(decoding: data, as: UTF8.self).contains(text)
+            {
+                return true
+            }
+            usleep(2_000)
+        }
+        return false
+    }
+
     /// What was drawn in place in `transcript`: each text written as `\r TEXT ESC[K` (a live line's
     /// redraw), with the number of the terminal line it was drawn on (newlines before it). Erasures
     /// (`\r ESC[K` alone) are left out.
