@@ -5,9 +5,36 @@ public enum CaptureSource: Sendable, Equatable {
     /// The embedded default: a moving test pattern and a 440 Hz tone, at any size and rate, paced in
     /// real time, through libavdevice's `lavfi` input — the same path a camera takes.
     case testPattern
+    /// Any FFmpeg filter graph (`--source lavfi:GRAPH`) with one unlabelled video output, made the
+    /// size and rate asked for and paced in real time as the test pattern is: a picture known in
+    /// advance (still bars with a moving corner, events at known times) for tests and demos. It
+    /// has no sound of its own.
+    case filterGraph(String)
     /// A V4L2 capture device through libavdevice's `v4l2` input (`--capture-api avdevice`,
     /// `AVDeviceCapture`; hfr's own capture, `V4L2Capture`, does not go through here).
     case device(path: String)
+}
+
+extension CaptureSource {
+    /// How messages name the source: `test source`, `lavfi source`, or the device's path.
+    public var name: String {
+        switch self {
+        case .testPattern: "test source"
+        case .filterGraph: "lavfi source"
+        case .device(let path): path
+        }
+    }
+
+    /// What a source that cannot make a picture is told by: ` from the filter graph 'GRAPH'` for a
+    /// graph (likely the cause), else nothing.
+    public var graphNote: String {
+        if case .filterGraph(let graph) = self { " from the filter graph '\(graph)'" } else { "" }
+    }
+
+    /// A camera, not a picture made by FFmpeg (which takes any size and rate, and no camera controls).
+    public var isDevice: Bool {
+        if case .device = self { true } else { false }
+    }
 }
 
 /// What to capture: the source and the mode asked for.
@@ -51,6 +78,12 @@ public struct CaptureRequest: Sendable {
                 graph += ";sine=frequency=440:sample_rate=48000:samples_per_frame=1024,arealtime[out1]"
             }
             return ("lavfi", graph, CaptureRequest.liveProbing)
+        case .filterGraph(let graph):
+            // The graph's output brought to the mode asked for (no-ops when it already is), then paced.
+            let video =
+                "\(graph),scale=\(width):\(height),fps=\(frameRate.description),"
+                + "format=\(pixelFormat ?? "yuv420p"),realtime[out0]"
+            return ("lavfi", video, CaptureRequest.liveProbing)
         case .device(let path):
             // ts=abs: wall-clock timestamps (monotonic ones converted), to line device audio up with.
             var options = [

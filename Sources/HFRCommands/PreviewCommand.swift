@@ -11,7 +11,7 @@ public struct PreviewCommand: Command {
     public static let discussion = """
         Serves the page `hfr record --preview` serves (the live picture as MJPEG at /stream.mjpg, the
         figures as JSON at /status and as events at /events) while capturing from the camera or the
-        test source, recording nothing: to frame the shot and set focus and exposure first. The mode
+        test source (or a filter graph, --source lavfi:GRAPH), recording nothing: to frame the shot and set focus and exposure first. The mode
         is chosen and the camera controls are applied as `hfr record` does; the page names the granted
         mode and the controls read back from the driver. It only reads: controls stay options here.
 
@@ -59,11 +59,7 @@ public struct PreviewCommand: Command {
     public func run() throws(HFRError) {
         let capture = PreviewCapture()
         let (input, mode) = try open()
-        let sourceName: String
-        switch source {
-        case .testPattern: sourceName = "test source"
-        case .device(let path): sourceName = path
-        }
+        let sourceName = source.name
         let session = try PreviewStart.start(preview) {
             [("schema", .string("hfr.preview/1")), ("device", .string(sourceName))] + mode + capture.members()
         }
@@ -89,7 +85,8 @@ public struct PreviewCommand: Command {
                 return (input, [("mode", .string(mode))])
             } catch {
                 throw HFRError(
-                    "test source: cannot make \(request.width)x\(request.height) (\(error.message))",
+                    "\(source.name): cannot make \(request.width)x\(request.height)\(source.graphNote) "
+                        + "(\(error.message))",
                     exitCode: .usage, usageOf: Self.self)
             }
         }

@@ -20,7 +20,11 @@ public struct RecordCommand: Command {
         and com.hfr.capture.fps). A second Ctrl-C stops at once and keeps the partial file.
 
         --source test is a moving test pattern with a 440 Hz tone, paced in real time, through the
-        same pipeline as a camera; it takes any --size and --fps (max = 240).
+        same pipeline as a camera; it takes any --size and --fps (max = 240). --source lavfi:GRAPH
+        takes any FFmpeg filter graph with one unlabelled video output the same way (scaled to
+        --size, at --fps, no sound of its own): a picture known in advance, or events at known
+        times, e.g. 'lavfi:smptebars' or 'lavfi:color=black,drawbox=c=white:t=fill:enable=gte(t\\,2)'
+        (white from 2 s on).
 
         With a camera (--device, or the first capture device), the mode is chosen as AVFoundation's
         high-frame-rate recipe does: --fps max takes the highest rate the device offers, preferring
@@ -62,7 +66,9 @@ public struct RecordCommand: Command {
         .value(
             "device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name.",
             completion: .videoDevices),
-        .value("source", "test", help: "Use the built-in test source instead of a camera.", choices: ["test"]),
+        .value(
+            "source", "test|lavfi:GRAPH",
+            help: "Use the built-in test source, or an FFmpeg filter graph, instead of a camera.", choices: ["test"]),
         .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max).", choices: ["max"]),
         .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
         .value(
@@ -153,11 +159,20 @@ public struct RecordCommand: Command {
         self.preview = preview
     }
 
-    /// `--source test`, `--device D`, or the first camera.
+    /// `--source test`, `--source lavfi:GRAPH`, `--device D`, or the first camera.
     static func source(_ arguments: ParsedArguments) throws(HFRError) -> CaptureSource {
         switch (arguments.value("source"), arguments.value("device")) {
         case ("test"?, nil): return .testPattern
-        case (let s?, nil): throw .usage("unknown source '\(s)': the built-in source is 'test'", of: RecordCommand.self)
+        case (let s?, nil) where s.hasPrefix("lavfi:"):
+            let graph = String(s.dropFirst("lavfi:".count))
+            guard !graph.isEmpty else {
+                throw .usage("--source lavfi: needs a filter graph, e.g. lavfi:smptebars", of: RecordCommand.self)
+            }
+            return .filterGraph(graph)
+        case (let s?, nil):
+            throw .usage(
+                "unknown source '\(s)': the sources are 'test' (built in) and 'lavfi:GRAPH' (an FFmpeg filter graph)",
+                of: RecordCommand.self)
         case (nil, let d?): return .device(path: d)
         case (nil, nil): return try firstCaptureDevice()
         case (_?, _?): throw .usage("--source and --device exclude each other", of: RecordCommand.self)
@@ -170,8 +185,10 @@ public struct RecordCommand: Command {
         guard let api = CaptureAPI(rawValue: name) else {
             throw .usage("--capture-api must be own or avdevice, not '\(name)'", of: RecordCommand.self)
         }
-        if case .testPattern = source, api == .avdevice {
-            throw .usage("--capture-api avdevice needs a camera (--device), not --source test", of: RecordCommand.self)
+        if api == .avdevice, !source.isDevice {
+            let given = source == .testPattern ? "test" : "lavfi:GRAPH"
+            throw .usage(
+                "--capture-api avdevice needs a camera (--device), not --source \(given)", of: RecordCommand.self)
         }
         return api
     }

@@ -35,8 +35,8 @@ final class RecordProgress {
         let source: String
         var format = c.pixelFormat ?? "the driver's format"
         switch c.source {
-        case .testPattern:
-            source = "test source"
+        case .testPattern, .filterGraph:
+            source = c.source.name
             format = c.pixelFormat ?? "yuv420p"
         case .device(let path): source = path + (camera.map { " (\($0))" } ?? "")
         }

@@ -10,14 +10,15 @@ import HFRPipeline
 enum RecordStatus {
     /// Which code captured and where the drop figures come from (`capture` in --json).
     struct CaptureFacts {
-        /// `own` (hfr's V4L2 capture), `avdevice` (libavdevice's v4l2 input), `lavfi` (the test source).
+        /// `own` (hfr's V4L2 capture), `avdevice` (libavdevice's v4l2 input), `lavfi` (the test source
+        /// or a filter graph).
         let api: String
         /// `sequence-numbers` (`v4l2_buffer.sequence`) or `timestamp-gaps` (gaps in the frame times).
         let dropsFrom: String
 
         init(source: CaptureSource, api: CaptureAPI) {
             switch (source, api) {
-            case (.testPattern, _): (self.api, dropsFrom) = ("lavfi", "timestamp-gaps")
+            case (.testPattern, _), (.filterGraph, _): (self.api, dropsFrom) = ("lavfi", "timestamp-gaps")
             case (.device, .own): (self.api, dropsFrom) = ("own", "sequence-numbers")
             case (.device, .avdevice): (self.api, dropsFrom) = ("avdevice", "timestamp-gaps")
             }
@@ -83,17 +84,14 @@ enum RecordStatus {
     }
 
     static func error(for failure: RecordFailure, settings: RecordSettings) -> HFRError {
-        let source: String
-        switch settings.capture.source {
-        case .testPattern: source = "test source"
-        case .device(let path): source = path
-        }
+        let source = settings.capture.source.name
         switch failure {
         case .source(let f):
-            if case .testPattern = settings.capture.source {
+            if !settings.capture.source.isDevice {
                 return HFRError(
                     "\(source): cannot make \(settings.capture.width)x\(settings.capture.height) at "
-                        + "\(settings.capture.frameRate.compactDescription) fps (\(f.message))", exitCode: .usage,
+                        + "\(settings.capture.frameRate.compactDescription) fps\(settings.capture.source.graphNote) "
+                        + "(\(f.message))", exitCode: .usage,
                     usageOf: RecordCommand.self)
             }
             let cause: String

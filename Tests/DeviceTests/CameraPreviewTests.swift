@@ -47,11 +47,16 @@ extension DeviceTests {
                 ["preview", "--device", Guest.camera, "--fps", "max", "--gain", "50", "--preview", String(port)],
                 directory: dir)
             #expect(hfr.waitForOutput(timeout: 30))
-            sleep(2)
-            let status: (status: String, body: String)
+            // The status once it counts a captured frame (the emulated guest can take a while).
+            let deadline = Date().addingTimeInterval(30)
+            var status: (status: String, body: String)
             let page: (status: String, body: String)
             do {
                 status = try Self.get(port: port, path: "/status")
+                while Date() < deadline, (try? Tool.json(status.body))?["framesCaptured"] as? Int ?? 0 == 0 {
+                    usleep(100_000)
+                    status = try Self.get(port: port, path: "/status")
+                }
                 page = try Self.get(port: port, path: "/")
             } catch {
                 hfr.send(SIGINT)

@@ -128,13 +128,16 @@ import Testing
         let dir = try TemporaryDirectory()
         let input = dir.path("in.mp4")
         try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
+        // A re-encode, signalled once it is writing: it cannot have finished before the signals come
+        // (a stream copy after a fixed half second could, and the test then checked nothing).
         let export = try BackgroundProcess(
-            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30"], directory: dir)
-        usleep(500_000)
+            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30", "--reencode", "always"],
+            directory: dir)
+        let isWriting = Tool.waitForFile(dir.path(".out.mp4.\(export.process.processIdentifier).tmp"), timeout: 60)
         export.send(SIGINT)
         export.send(SIGINT)
         let r = export.wait()
-        if r.status == 0 { return }  // finished before the signals arrived
+        #expect(isWriting, "the export never started writing; stderr: \(r.stderr)")
         #expect(r.status == 130 || r.status == 1, "stderr: \(r.stderr)")
         #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
     }

@@ -28,12 +28,29 @@ enum Preview {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// hfr with `arguments` in the background, once it has said where the preview is.
+    /// hfr with `arguments` in the background, once it has said where the preview is and the
+    /// preview's `/status` counts a captured frame (or hfr has ended: the test sees why).
     static func start(_ arguments: [String], in dir: TemporaryDirectory) throws -> BackgroundProcess {
         let process = try BackgroundProcess(Tool.hfrPath, arguments, directory: dir)
         _ = process.waitForOutput(timeout: 10)
-        usleep(500_000)
+        let address = arguments.firstIndex(of: "--preview").map { arguments[$0 + 1] }
+        if let port = address?.split(separator: ":").last.flatMap({ Int($0) }) {
+            _ = waitForStatus(port, while: process) { ($0["framesCaptured"] as? Int ?? 0) > 0 }
+        }
         return process
+    }
+
+    /// Polls the server's `/status` until `predicate` holds (up to `timeout` seconds, and only while
+    /// `process` runs); the document then, else nil.
+    static func waitForStatus(
+        _ port: Int, while process: BackgroundProcess, timeout: Double = 30, _ predicate: ([String: Any]) -> Bool
+    ) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, process.process.isRunning {
+            if let status = try? status(port), predicate(status) { return status }
+            usleep(50_000)
+        }
+        return nil
     }
 
     /// The Python client script with `arguments`.

@@ -32,6 +32,19 @@ import Testing
             ["--source", "test"] + arguments + [dir.path("out.mp4")], exitCode: 64, mentions: mentions, in: dir)
     }
 
+    /// `--source lavfi:GRAPH` that FFmpeg cannot run, or none given: usage errors naming the graph.
+    @Test(arguments: [
+        ("lavfi:nosuchfilter", "lavfi source: cannot make 320x240 at 30 fps from the filter graph 'nosuchfilter'"),
+        ("lavfi:", "--source lavfi: needs a filter graph"), ("camera", "unknown source 'camera'"),
+    ])
+    func badSourcesAreUsageErrors(source: String, mentions: String) throws {
+        let dir = try TemporaryDirectory()
+        try expectRefusal(
+            ["--source", source, "--size", "320x240", "--fps", "30", "--frames", "5", dir.path("out.mp4")],
+            exitCode: 64,
+            mentions: mentions, in: dir)
+    }
+
     @Test func unknownDeviceIsUnavailable() throws {
         let dir = try TemporaryDirectory()
         try expectRefusal(

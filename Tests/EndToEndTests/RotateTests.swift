@@ -110,8 +110,14 @@ import Testing
             Tool.hfrPath,
             ["record", "--source", "test", "--fps", "120", "--size", "640x360", "--rotate", "90", dir.path("out.mp4")],
             directory: dir)
-        #expect(Tool.waitForFile(dir.path("out.partial.mp4"), timeout: 10))
-        usleep(1_500_000)
+        // Killed once the partial file holds a whole fragment of frames (a second one has begun
+        // after it), however long the machine takes to get there.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.process.isRunning,
+            (try? MP4Boxes.topLevel(dir.path("out.partial.mp4")).filter { $0 == "moof" }.count) ?? 0 < 2
+        {
+            usleep(50_000)
+        }
         process.send(SIGKILL)
         _ = process.wait()
         #expect(process.wasSignalled)

@@ -16,5 +16,7 @@ for _ in $(seq 100); do [ -S "$PULSE_RUNTIME_PATH/native" ] && break; sleep 0.05
 ffmpeg -v error -nostdin -f lavfi -i sine=frequency=1000:duration=30 -ac 2 -y "$dir/tone.wav"
 paplay --device=hfrtest "$dir/tone.wav" </dev/null >/dev/null 2>&1 &
 player=$!
-sleep 0.3
+# Record once the tone is playing into the sink (the server lists the player's stream), not after a
+# guessed pause: a loaded machine can take longer to start paplay.
+for _ in $(seq 600); do [ -n "$(pactl list short sink-inputs 2>/dev/null)" ] && break; sleep 0.05; done
 "$hfr" record "$@"
