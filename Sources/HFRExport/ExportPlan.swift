@@ -130,6 +130,7 @@ public struct ExportPlan: Sendable {
                 "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
             )
         }
+        if plan.layers == nil, let note = encoderNote(analysis.video, plan) { plan.notes.append(note) }
         return plan
     }
 
@@ -337,4 +338,19 @@ extension ExportPlan {
 
 extension Int64 {
     var rational: Rational { Rational(self) }
+}
+
+extension ExportPlan {
+    /// What a whole re-encode of pictures beyond 8-bit 4:2:0 is written with, and why: a delivery
+    /// encoder that keeps them, or (making new pictures, or no encoder taking the format) 8 bits.
+    static func encoderNote(_ video: StreamInfo, _ plan: ExportPlan) -> String? {
+        guard let format = video.pixelFormat.flatMap(PixelFormat.init(name:)), format.exceedsI420 else { return nil }
+        if let (_, codec) = VideoReencoder.delivery(info: video, plan: plan) {
+            return "re-encoded with \(codec) to keep its \(format.name) pictures "
+                + "(hfr's layered OpenH264 writes 8-bit 4:2:0 only): no temporal layers"
+        }
+        let why =
+            plan.synthesis != nil ? "new pictures are made in 8-bit 4:2:0" : "no encoder here takes \(format.name)"
+        return "the re-encode writes 8-bit 4:2:0 (\(why)): its \(format.name) pictures lose bit depth or chroma"
+    }
 }

@@ -79,12 +79,10 @@ final class VideoOutput {
             } else {
                 let made = try VideoReencoder(
                     parameters: demuxer.codecParameters(ofStream: info.index), info: info, plan: plan, origin: origin)
-                let sets = try made.parameterSets()
+                let parameters = try made.streamParameters(width: info.width, height: info.height)
                 reencoder = made
                 timeBase = made.outputTimeBase
-                index = try muxer.addStream(
-                    copying: CodecParameters.h264(width: info.width, height: info.height, extradata: sets),
-                    timeBase: made.outputTimeBase)
+                index = try muxer.addStream(copying: parameters, timeBase: made.outputTimeBase)
             }
         } catch {
             throw .settingUpOutput(error)

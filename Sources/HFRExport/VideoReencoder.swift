@@ -5,10 +5,11 @@ import HFRProbe
 /// What lossless copying cannot reach: decodes the source, decides for each output frame slot the
 /// picture it shows (`SlotSchedule`: the captured frame nearest to the slot's source time, or one
 /// made between two captured frames where the map needs more frames than were captured), and
-/// encodes with the same layered OpenH264 encoder `hfr record` uses. Holds two decoded frames and
-/// at most `picturesPerRun` new pictures at a time.
+/// encodes with the same layered OpenH264 encoder `hfr record` uses, or, for pictures beyond 8-bit
+/// 4:2:0 that it would reduce, with a delivery encoder that keeps them (`PictureEncoder`). Holds
+/// two decoded frames and at most `picturesPerRun` new pictures at a time.
 final class VideoReencoder {
-    let encoder: H264Encoder
+    let encoder: any PictureEncoder
     let outputTimeBase: Rational
     private let decoder: Decoder
     private let sourceTimeBase: Rational
@@ -38,13 +39,19 @@ final class VideoReencoder {
         parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational, span: ReencodedSpan? = nil
     ) throws(ExportFailure) {
         let rate = plan.outputRate
+        (outputTimeBase, frameTicks) = VideoReencoder.timing(rate: rate)
         do {
             decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 2)
             if span != nil, let spliced = plan.spliceEncoder {
-                encoder = try H264Encoder(spliced)
+                encoder = try LayeredPictureEncoder(spliced, timeBase: outputTimeBase)
                 lengthSize = AVCConfiguration(avcC: info.extradata)?.lengthSize ?? 4
+            } else if let (format, codec) = VideoReencoder.delivery(info: info, plan: plan) {
+                encoder = try DeliveryPictureEncoder(
+                    codec: codec, info: info, format: format, rate: rate, timeBase: outputTimeBase)
+                lengthSize = nil
             } else {
-                encoder = try H264Encoder(VideoReencoder.settings(info: info, rate: rate))
+                encoder = try LayeredPictureEncoder(
+                    VideoReencoder.settings(info: info, rate: rate), timeBase: outputTimeBase)
                 lengthSize = nil
             }
             converter = try PictureConverter(width: info.width, height: info.height)
@@ -55,7 +62,6 @@ final class VideoReencoder {
         } catch {
             throw .processing("video encoder: \(error)")
         }
-        (outputTimeBase, frameTicks) = VideoReencoder.timing(rate: rate)
         sourceTimeBase = info.timeBase
         self.origin = origin
         self.plan = plan
@@ -74,6 +80,16 @@ final class VideoReencoder {
             threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
         settings.videoSignal = info.presentation
         return settings
+    }
+
+    /// The pixel format and delivery encoder of a whole re-encode whose pictures hfr's layered
+    /// OpenH264 (8-bit 4:2:0) would reduce: 10-bit, 4:2:2, 4:4:4 sources, unless new pictures are
+    /// made (the interpolator works on 8-bit 4:2:0) or no libavcodec encoder takes the format.
+    static func delivery(info: StreamInfo, plan: ExportPlan) -> (PixelFormat, String)? {
+        guard plan.synthesis == nil, let format = info.pixelFormat.flatMap(PixelFormat.init(name:)),
+            format.exceedsI420, let codec = Encoder.deliveryCodec(for: format)
+        else { return nil }
+        return (format, codec)
     }
 
     /// The interpolator the plan's method needs (`ExportPlan.synthesis`); nil when none is made.
@@ -95,10 +111,11 @@ final class VideoReencoder {
         return (timeBase, (rate.reciprocal / timeBase).rounded())
     }
 
-    /// SPS/PPS for the output stream's extradata.
-    func parameterSets() throws(ExportFailure) -> [UInt8] {
+    /// The output stream's codec parameters (H.264 with the encoder's SPS/PPS, or the delivery
+    /// encoder's own).
+    func streamParameters(width: Int, height: Int) throws(ExportFailure) -> CodecParameters {
         do {
-            return try encoder.parameterSets()
+            return try encoder.streamParameters(width: width, height: height)
         } catch {
             throw .processing("video encoder: \(error)")
         }
@@ -129,7 +146,16 @@ final class VideoReencoder {
             if let held { try encodeSlots(between: held, and: next, write) }
             held = next
         }
-        if input == nil, let held { try encodeSlots(between: held, and: nil, write) }
+        if input == nil {
+            if let held { try encodeSlots(between: held, and: nil, write) }
+            do {
+                try encoder.flush(into: packet) { _ in try self.emit(write) }
+            } catch let failure as ExportFailure {
+                throw failure
+            } catch {
+                throw .processing("video encoder: \(error)")
+            }
+        }
     }
 
     /// Encodes the slots before `later` (all that are left when nil): captured frames, or new
@@ -194,32 +220,43 @@ final class VideoReencoder {
     ) throws(ExportFailure) {
         let picture: Frame
         do {
-            picture = try converter.i420(frame)
+            picture = encoder.takesSourcePictures ? frame : try converter.i420(frame)
         } catch {
             throw .processing("video conversion: \(error)")
         }
         let pts = decision.slot * frameTicks
+        let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
+        slots.countSlot(at: decision.time, span: span, plan: plan, isNew: isNew)
+        if isNew { interpolated += 1 }
+        framesOut += 1
         do {
-            let encoded = try encoder.encode(picture, pts: pts, timeBase: outputTimeBase, into: packet)
-            layerCounts[encoded.temporalID, default: 0] += 1
-            if let lengthSize {
-                guard
-                    let bytes = packet.withData({ AVCConfiguration.lengthPrefixed(annexB: $0, lengthSize: lengthSize) })
-                else {
-                    throw ExportFailure.processing("a re-encoded NAL unit is too long for \(lengthSize)-byte lengths")
-                }
-                try packet.replacePayload(with: bytes)
+            try encoder.encode(picture, pts: pts, into: packet) { temporalID in
+                self.layerCounts[temporalID, default: 0] += 1
+                try self.emit(write)
             }
         } catch let failure as ExportFailure {
             throw failure
         } catch {
             throw .processing("video encoder: \(error)")
         }
+    }
+
+    /// Writes the packet the encoder just made: a splice's NAL units behind length fields as the
+    /// copied ones have them, one frame long.
+    private func emit(_ write: (Packet) throws(ExportFailure) -> Void) throws(ExportFailure) {
+        if let lengthSize {
+            guard
+                let bytes = packet.withData({ AVCConfiguration.lengthPrefixed(annexB: $0, lengthSize: lengthSize) })
+            else {
+                throw .processing("a re-encoded NAL unit is too long for \(lengthSize)-byte lengths")
+            }
+            do {
+                try packet.replacePayload(with: bytes)
+            } catch {
+                throw .processing("video encoder: \(error)")
+            }
+        }
         packet.duration = frameTicks
-        let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
-        slots.countSlot(at: decision.time, span: span, plan: plan, isNew: isNew)
-        if isNew { interpolated += 1 }
-        framesOut += 1
         try write(packet)
     }
 

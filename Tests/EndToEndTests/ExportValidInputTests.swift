@@ -246,4 +246,33 @@ import Testing
         let steps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(steps.allSatisfy { $0 > 1.0 / 30 - 0.002 }, "\(steps.min() ?? 0)")
     }
+
+    /// A re-encode keeps what the source had: a 10-bit HLG HEVC phone clip stayed HLG but became
+    /// 8-bit 4:2:0 (hfr's layered OpenH264); 4:2:2 ProRes and MJPEG lost their chroma. They now go
+    /// through libx264 (High 10, High 4:2:2) in their own pixel format, and the plan says so.
+    @Test(arguments: [
+        (
+            "hlg.mov",
+            [
+                "-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p10le",
+                "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc", "-tag:v", "hvc1",
+            ], ["--fps", "60"], "out.mov"
+        ),
+        ("prores.mov", ["-c:v", "prores_ks", "-profile:v", "2"], ["--ramp", "0-1@1,1-@0.5"], "out.mov"),
+        ("mjpeg.avi", ["-c:v", "mjpeg", "-pix_fmt", "yuvj422p"], ["--fps", "60"], "out.mkv"),
+    ])
+    func reencodeKeepsBitDepthChromaAndColour(name: String, video: [String], options: [String], output: String) throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make(name, in: dir, video: video, audio: ["-c:a", "pcm_s16le"])
+        let out = dir.path(output)
+        let r = try Tool.hfr(["export", input, out] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        let source = try MediaChecks.entry(input, stream: "v:0", "pix_fmt,color_transfer")
+        #expect(try MediaChecks.entry(out, stream: "v:0", "pix_fmt,color_transfer") == source)
+        #expect(r.stderr.contains("re-encoded with libx264 to keep its \(source.split(separator: ",")[0]) pictures"))
+        #expect(try MediaChecks.decodeErrors(out).isEmpty)
+        let frames = try FFprobe.count(out, stream: "v:0", decoding: true)
+        // --fps 60 of 3 s; the ramp at 60 fps: 1 s, then 2 s at half speed (4 s).
+        #expect(frames == (options[0] == "--fps" ? 180 : 60 + 240), "\(frames) frames")
+    }
 }

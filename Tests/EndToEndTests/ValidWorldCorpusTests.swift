@@ -24,9 +24,6 @@ import Testing
 
     static let knownLimits = [
         KnownLimit(
-            result: "WRONG", commands: ["fps", "ramp"], message: "pix_fmt ",
-            why: "a re-encode writes 8-bit 4:2:0 H.264 (OpenH264): bit depth and chroma of 10-bit or 4:2:2 sources"),
-        KnownLimit(
             result: "REFUSED", commands: ["fps", "ramp"], message: "which WEBM cannot store",
             why: "a re-encode writes H.264, which WebM cannot hold (no VP9/AV1 encoder yet)"),
         KnownLimit(
