@@ -69,14 +69,16 @@ struct GapRange: Sendable {
     /// A variable frame rate, as far as the times can tell. Times that arrive in order: any uneven
     /// gaps. Reordered ones (B-frames) only when the gaps are at most twice the shortest (an
     /// FFmpeg fragmented MP4 gives its first frame 1.6 periods) or every one is a few whole frame
-    /// periods (at most `reorderedGapPeriods`): a reordered frame far from its neighbours is more
-    /// likely a damaged composition offset than a pause, and is left to the checks of evenly
-    /// spaced frames, which refuse it.
+    /// periods (at most `reorderedGapPeriods`) and at least 5 % of them longer than one (a change
+    /// of rate: a phone going from 60 to 30 fps): a reordered frame far from its neighbours, or
+    /// one lone long gap, is more likely a damaged composition offset than a pause, and is left to
+    /// the checks of evenly spaced frames, which refuse it.
     var isVariable: Bool {
         let all = settled
         guard all.isInOrder, all.smallest != .max, all.largest - all.smallest > 1 else { return false }
         return !isReordered || (all.smallest > 0 && all.largest <= 2 * all.smallest)
-            || all.regularPeriod(periodsAtMost: GapRange.reorderedGapPeriods) != nil
+            || (all.regularPeriod(periodsAtMost: GapRange.reorderedGapPeriods) != nil
+                && (all.gapCount - all.regularCount) * 20 >= all.gapCount)
     }
     static let reorderedGapPeriods = 16
 
