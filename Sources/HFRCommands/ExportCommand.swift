@@ -40,7 +40,8 @@ public struct ExportCommand: Command {
 
         --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
         lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and
-        names the nearest lossless choice; always re-encodes.
+        names the nearest lossless choice; always re-encodes. Pictures beyond 8-bit 4:2:0 (10-bit,
+        4:2:2, 4:4:4) are re-encoded with libx264 in their own format instead, which the plan names.
 
         --interpolate flow (default) makes the frames a speed below the capture rate needs (C·S/O < 1:
         each output frame advances the source by less than one captured frame) from motion: dense
@@ -77,7 +78,7 @@ public struct ExportCommand: Command {
         """
     public static let options: [OptionSpec] = [
         .positional("INPUT", help: "Recording to export (MP4, MOV, MKV; any codec FFmpeg reads)."),
-        .positional("OUTPUT", help: "File to write (.mp4, .mov, .mkv)."),
+        .positional("OUTPUT", help: "File to write (.mp4, .mov, .mkv, .webm)."),
         .value("conform", "FPS", help: "Slow motion: every frame shown at FPS (e.g. 30)."),
         .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
