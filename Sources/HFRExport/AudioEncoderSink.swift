@@ -17,7 +17,7 @@ final class AudioEncoderSink {
     /// Audio at a rate the encoder does not take (AAC stops at 96 kHz) to the nearest it does.
     private let rateChange: VarispeedStretcher?
 
-    init(codec: String = "aac", sampleRate source: Int, channels: Int) throws(AVFailure) {
+    init(codec: String = "aac", sampleRate source: Int, channels: Int) throws {
         let sampleRate = codec == "aac" ? Encoder.aacSampleRate(nearest: source) : source
         encoder = try Encoder.retimedAudio(codec: codec, sampleRate: sampleRate, channels: channels)
         frames = AudioFrames(sampleRate: sampleRate, channels: channels)
@@ -26,7 +26,7 @@ final class AudioEncoderSink {
         rateChange =
             sampleRate == source
             ? nil
-            : try? VarispeedStretcher(
+            : try VarispeedStretcher(
                 speed: Rational(Int64(source), Int64(sampleRate)), sampleRate: 1, channels: channels)
         pending = AudioChunk(planes: Array(repeating: [], count: channels))
         packet = try Packet()

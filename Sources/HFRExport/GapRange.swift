@@ -13,7 +13,7 @@ struct GapRange: Sendable {
     private var largest: Int64 = .min
     private var isInOrder = true
     /// A time came before one already seen: the frames arrive out of presentation order (B-frames).
-    private var isReordered = false
+    private(set) var isReordered = false
     private var latest: Int64?
     /// Gaps placed, and those within a tick of the smallest (one frame period) with their sum.
     private var gapCount = 0
@@ -107,8 +107,4 @@ struct GapRange: Sendable {
         }
         return periods > 0 ? Rational(ticks, periods) : nil
     }
-
-    /// Frames arrived out of presentation order.
-    var hasReordering: Bool { isReordered }
-
 }

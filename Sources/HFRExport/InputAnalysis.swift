@@ -164,7 +164,7 @@ public struct InputAnalysis: Sendable {
 extension InputAnalysis {
     /// Evenly spaced to within a tick, or reordered and not plainly variable (see `GapRange`).
     fileprivate static func isEvenlySpaced(_ gaps: GapRange) -> Bool {
-        gaps.isEven || (gaps.hasReordering && !gaps.isVariable)
+        gaps.isEven || (gaps.isReordered && !gaps.isVariable)
     }
 
     /// From measured timing: the capture rate, source time 0 and the end.

@@ -24,8 +24,10 @@ extension FuzzCaseRun {
         // summary's duration includes; every other frame one period.
         let sorted = pts.map(\.pts).sorted()
         let lastFrame = pts.first { $0.pts == sorted.last! }?.duration ?? frame
-        let perSourceSecond = (json["outputDuration"] as? NSNumber)?.doubleValue ?? 0
-        let longest = max(frame, perSourceSecond / max((json["inputDuration"] as? NSNumber)?.doubleValue ?? 1, 1e-9))
+        // Output seconds per source second (the whole export's; a range shortens it, never lengthens).
+        let outputDuration = (json["outputDuration"] as? NSNumber)?.doubleValue ?? 0
+        let inputDuration = (json["inputDuration"] as? NSNumber)?.doubleValue ?? 1
+        let longest = max(frame, outputDuration / max(inputDuration, 1e-9))
         if lastFrame > longest * 1.001 + frame {
             fail("mistimed output", command, "its last frame lasts \(lastFrame) s (\(claim))")
         }
