@@ -38,6 +38,8 @@ public struct ExportPlan: Sendable {
     public internal(set) var reencodedSpans: [ReencodedSpan] = []
     public internal(set) var reencodedSegments: Set<Int> = []
     var spliceEncoder: H264Encoder.Settings?
+    /// A whole re-encode's encoder when it is not hfr's layered OpenH264 (`DeliveryEncoding`).
+    public internal(set) var delivery: DeliveryEncoding?
 
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
@@ -130,7 +132,14 @@ public struct ExportPlan: Sendable {
                 "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
             )
         }
-        if plan.layers == nil, let note = encoderNote(analysis.video, plan) { plan.notes.append(note) }
+        if plan.layers == nil {
+            let container = AtomicOutput.containerFormat(for: settings.output)
+            let makesPictures = plan.synthesis != nil
+            plan.delivery = DeliveryEncoding.choose(
+                video: analysis.video, container: container, makesPictures: makesPictures)
+            let note = DeliveryEncoding.note(video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
+            if let note { plan.notes.append(note) }
+        }
         return plan
     }
 
@@ -338,19 +347,4 @@ extension ExportPlan {
 
 extension Int64 {
     var rational: Rational { Rational(self) }
-}
-
-extension ExportPlan {
-    /// What a whole re-encode of pictures beyond 8-bit 4:2:0 is written with, and why: a delivery
-    /// encoder that keeps them, or (making new pictures, or no encoder taking the format) 8 bits.
-    static func encoderNote(_ video: StreamInfo, _ plan: ExportPlan) -> String? {
-        guard let format = video.pixelFormat.flatMap(PixelFormat.init(name:)), format.exceedsI420 else { return nil }
-        if let (_, codec) = VideoReencoder.delivery(info: video, plan: plan) {
-            return "re-encoded with \(codec) to keep its \(format.name) pictures "
-                + "(hfr's layered OpenH264 writes 8-bit 4:2:0 only): no temporal layers"
-        }
-        let why =
-            plan.synthesis != nil ? "new pictures are made in 8-bit 4:2:0" : "no encoder here takes \(format.name)"
-        return "the re-encode writes 8-bit 4:2:0 (\(why)): its \(format.name) pictures lose bit depth or chroma"
-    }
 }

@@ -1,9 +1,9 @@
 import HFRMedia
 
 /// What a re-encode writes its pictures with: hfr's layered OpenH264 (8-bit 4:2:0, temporal
-/// layers, as `hfr record` writes) or, for pictures that would lose bit depth or chroma there, a
-/// delivery encoder through libavcodec (libx264 High 10 / 4:2:2 / 4:4:4, libx265 12-bit) that
-/// takes the decoded pictures as they are.
+/// layers, as `hfr record` writes) or, for pictures that would lose bit depth or chroma there and
+/// for WebM, a delivery encoder through libavcodec (libx264 High 10 / 4:2:2 / 4:4:4, libx265
+/// 12-bit, libvpx-vp9) that takes the decoded pictures as they are or in 8-bit 4:2:0.
 protocol PictureEncoder: AnyObject {
     /// Whether it takes the decoder's pictures as they are (else I420 conversions).
     var takesSourcePictures: Bool { get }
@@ -39,20 +39,18 @@ final class LayeredPictureEncoder: PictureEncoder {
     func flush(into packet: Packet, emit: (Int) throws -> Void) throws {}
 }
 
-/// libx264/libx265 through libavcodec for pictures beyond 8-bit 4:2:0 (`Encoder.delivery`).
+/// libx264/libx265/libvpx-vp9 through libavcodec (`Encoder.delivery`, chosen by `DeliveryEncoding`).
 final class DeliveryPictureEncoder: PictureEncoder {
     let encoder: Encoder
-    let codec: String
+    let takesSourcePictures: Bool
 
-    init(codec: String, info: StreamInfo, format: PixelFormat, rate: Rational, timeBase: Rational) throws {
-        self.codec = codec
+    init(_ delivery: DeliveryEncoding, info: StreamInfo, rate: Rational, timeBase: Rational) throws {
+        takesSourcePictures = delivery.takesSourcePictures
         encoder = try Encoder.delivery(
-            codec: codec, width: info.width, height: info.height, format: format, rate: rate, timeBase: timeBase,
-            keyframeInterval: H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: 1),
+            codec: delivery.codec, width: info.width, height: info.height, format: delivery.format, rate: rate,
+            timeBase: timeBase, keyframeInterval: H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: 1),
             signal: info.presentation)
     }
-
-    var takesSourcePictures: Bool { true }
 
     func streamParameters(width: Int, height: Int) throws -> CodecParameters { try encoder.parameters() }
 

@@ -160,7 +160,7 @@ final class VideoOutput {
         let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4"), ("webm", "webm")]
         let output = names.first { $0.0 == format }?.1.uppercased() ?? format
         let takesH264 = Muxer.formatAcceptsH264(format)
-        if plan.layers == nil || plan.isSpliced, !takesH264 {
+        if plan.layers == nil ? plan.delivery == nil && !takesH264 : plan.isSpliced && !takesH264 {
             let why = plan.reencodeReason.map { " (\($0))" } ?? ""
             return "this export re-encodes the video to H.264\(why), which \(output) cannot store: write .mkv instead"
         }

@@ -45,9 +45,8 @@ final class VideoReencoder {
             if span != nil, let spliced = plan.spliceEncoder {
                 encoder = try LayeredPictureEncoder(spliced, timeBase: outputTimeBase)
                 lengthSize = AVCConfiguration(avcC: info.extradata)?.lengthSize ?? 4
-            } else if let (format, codec) = VideoReencoder.delivery(info: info, plan: plan) {
-                encoder = try DeliveryPictureEncoder(
-                    codec: codec, info: info, format: format, rate: rate, timeBase: outputTimeBase)
+            } else if let delivery = plan.delivery {
+                encoder = try DeliveryPictureEncoder(delivery, info: info, rate: rate, timeBase: outputTimeBase)
                 lengthSize = nil
             } else {
                 encoder = try LayeredPictureEncoder(
@@ -80,16 +79,6 @@ final class VideoReencoder {
             threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
         settings.videoSignal = info.presentation
         return settings
-    }
-
-    /// The pixel format and delivery encoder of a whole re-encode whose pictures hfr's layered
-    /// OpenH264 (8-bit 4:2:0) would reduce: 10-bit, 4:2:2, 4:4:4 sources, unless new pictures are
-    /// made (the interpolator works on 8-bit 4:2:0) or no libavcodec encoder takes the format.
-    static func delivery(info: StreamInfo, plan: ExportPlan) -> (PixelFormat, String)? {
-        guard plan.synthesis == nil, let format = info.pixelFormat.flatMap(PixelFormat.init(name:)),
-            format.exceedsI420, let codec = Encoder.deliveryCodec(for: format)
-        else { return nil }
-        return (format, codec)
     }
 
     /// The interpolator the plan's method needs (`ExportPlan.synthesis`); nil when none is made.

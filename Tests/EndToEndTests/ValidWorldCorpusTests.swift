@@ -24,9 +24,6 @@ import Testing
 
     static let knownLimits = [
         KnownLimit(
-            result: "REFUSED", commands: ["fps", "ramp"], message: "which WEBM cannot store",
-            why: "a re-encode writes H.264, which WebM cannot hold (no VP9/AV1 encoder yet)"),
-        KnownLimit(
             result: "REFUSED", commands: ["probe", "conform", "fps", "ramp"],
             message: "has B-frames (stored out of presentation order)",
             why: "raw streams with B-frames cannot be timed from a rate or a list"),
