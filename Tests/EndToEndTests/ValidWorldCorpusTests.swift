@@ -33,17 +33,6 @@ import Testing
         KnownLimit(
             result: "REFUSED", commands: ["conform", "fps", "ramp"], message: "timestamps repeat",
             why: "ffmpeg's frag_every_frame writes fragment times that repeat; hfr does not re-time from durations"),
-        KnownLimit(
-            result: "WRONG", commands: ["fps", "ramp"], message: "audio stream ",
-            why: "audio copied at speed 1 keeps its own start and whole packets (not cut to the video)"),
-        KnownLimit(
-            result: "REFUSED", commands: ["conform"], message: "dnxhd video cannot be copied into MKV", suffix: ".mxf",
-            why: "DNxHD into .mkv (the check's output for .mxf): FFmpeg's codec table names no Matroska ID for it, "
-                + "though its muxer writes it as V_MS/VFW/FOURCC with the input's tag; the refusal names .mov"),
-        KnownLimit(
-            result: "WRONG", commands: ["fps", "ramp"], message: "non monotonically increasing dts", suffix: ".mkv",
-            why: "Matroska's millisecond times (FFmpeg 5.1 writes no finer scale) at 120 fps with a start offset "
-                + "put two frames on one tick of ffmpeg's frame-rate clock"),
     ]
 
     static var corpusDirectory: String {
