@@ -6,6 +6,21 @@ extension Muxer {
     public static func format(_ format: String, accepts codecID: UInt32) -> Bool {
         guard let output = av_guess_format(format, nil, nil), !refuses(format, AVCodecID(codecID)) else { return false }
         return avformat_query_codec(output, AVCodecID(codecID), FF_COMPLIANCE_NORMAL) == 1
+            || storesByTag(format, AVCodecID(codecID))
+    }
+
+    /// What FFmpeg 5.1's Matroska muxer writes though its query names no Matroska codec ID for it:
+    /// a video codec with a RIFF (`V_MS/VFW/FOURCC`) or QuickTime (`V_QUICKTIME`) tag, such as
+    /// DNxHD from MXF, and an audio codec with a WAVE tag (`A_MS/ACM`), as `ffmpeg -c copy` does.
+    static func storesByTag(_ format: String, _ codec: AVCodecID) -> Bool {
+        guard format == "matroska" else { return false }
+        let tables: [OpaquePointer?] =
+            switch avcodec_get_type(codec) {
+            case AVMEDIA_TYPE_VIDEO: [avformat_get_riff_video_tags(), avformat_get_mov_video_tags(), nil]
+            case AVMEDIA_TYPE_AUDIO: [avformat_get_riff_audio_tags(), nil]
+            default: [nil]
+            }
+        return tables.withUnsafeBufferPointer { av_codec_get_tag($0.baseAddress, codec) != 0 }
     }
 
     /// What FFmpeg 5.1's MOV/MP4 muxer refuses when it writes the header though its codec table
@@ -32,7 +47,7 @@ extension Muxer {
         let codec = AVCodecID(codecID)
         if Muxer.refuses(formatName, codec) { return false }
         let answer = avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL)
-        guard answer < 0 else { return answer == 1 }
+        guard answer < 0 else { return answer == 1 || Muxer.storesByTag(formatName, codec) }
         return codec == AV_CODEC_ID_H264 || codec == AV_CODEC_ID_HEVC || codec == format.pointee.video_codec
     }
 

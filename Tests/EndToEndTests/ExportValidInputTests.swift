@@ -193,6 +193,24 @@ import Testing
             r.stderr.contains("audio track #1 (pcm_s24le) is retimed into AAC: MP4 cannot store PCM"), "\(r.stderr)")
     }
 
+    /// A broadcast camera's DNxHR MXF conformed into Matroska: refused ("dnxhd video cannot be
+    /// copied into MKV") because FFmpeg's query names no Matroska ID for DNxHD, though its muxer
+    /// writes it (as `V_QUICKTIME`, like `ffmpeg -c copy`). The frames are copied, not re-encoded.
+    @Test func dnxhrFromMXFIsCopiedIntoMatroska() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("cam.mxf")
+        try ExportInputs.ffmpeg(
+            [
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=50:duration=2", "-f", "lavfi", "-i",
+                "sine=sample_rate=48000:duration=2", "-c:v", "dnxhd", "-profile:v", "dnxhr_lb", "-pix_fmt", "yuv422p",
+                "-c:a", "pcm_s16le", input,
+            ])
+        let out = dir.path("slow.mkv")
+        try Self.conformKeepsEverything(input, out, frames: 100, audioTracks: 1)
+        #expect(try MediaChecks.entry(out, stream: "v:0", "codec_name,pix_fmt") == "dnxhd,yuv422p")
+        #expect(try MediaChecks.packets(out).count == 100)
+    }
+
     /// Audio a container cannot store is converted, not copied into a header the muxer refuses
     /// (Sony XAVC S-like MP4 with big-endian PCM: `--fps` failed in avformat_write_header), and a
     /// rate AAC does not have (192 kHz) is resampled to its nearest (96 kHz), not refused.
