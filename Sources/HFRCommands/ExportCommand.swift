@@ -35,8 +35,9 @@ public struct ExportCommand: Command {
         '# timestamp format v2' (or 'timecode') header, as rpicam-vid --save-pts and mkvmerge write
         them; gaps (dropped frames) stay gaps of whole frame periods, the capture rate being the
         frames' period (their average when no period is common to 90 % of them). --input-fps R
-        gives every frame 1/R s. The two exclude each other and are refused for containers (their
-        own timestamps rule), and for raw streams with B-frames (stored out of presentation order).
+        gives every frame 1/R s; with B-frames the stream is decoded once to find where each frame
+        is shown. The two exclude each other and are refused for containers (their own timestamps
+        rule).
 
         --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
         lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and

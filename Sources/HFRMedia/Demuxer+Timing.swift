@@ -12,16 +12,20 @@ extension Demuxer {
     /// demuxer invents 25 fps), which need an `InputTiming`.
     public var isRawStream: Bool { Demuxer.rawFormats.contains(formatName) }
 
-    /// The retimer for the video stream of `context`, when it is a raw stream.
+    /// The retimer for the video stream of `context`, the raw stream at `url` (nil for others).
+    /// One that may reorder frames (a reorder delay) has its presentation order found first.
     static func retimer(
-        _ timing: InputTiming, for context: UnsafeMutablePointer<AVFormatContext>
+        _ timing: InputTiming, for context: UnsafeMutablePointer<AVFormatContext>, url: String
     ) throws(AVFailure) -> PacketRetimer? {
         guard rawFormats.contains(String(cString: context.pointee.iformat.pointee.name)),
             let stream = (0..<Int(context.pointee.nb_streams)).lazy.map({ context.pointee.streams[$0]! })
                 .first(where: { $0.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO })
         else { return nil }
-        return try PacketRetimer(
-            timing: timing, stream: StreamInfo(stream), reorderDelay: Int(stream.pointee.codecpar.pointee.video_delay))
+        let info = StreamInfo(stream)
+        let order =
+            stream.pointee.codecpar.pointee.video_delay > 0
+            ? try PresentationOrder.of(path: url, stream: info.index, codec: info.codecName) : nil
+        return try PacketRetimer(timing: timing, stream: info, order: order)
     }
 
     static let rawFormats: Set<String> = ["h264", "hevc"]

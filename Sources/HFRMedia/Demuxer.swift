@@ -43,7 +43,7 @@ public struct Demuxer: ~Copyable {
         var retimer: PacketRetimer? = nil
         if let timing {
             do {
-                retimer = try Demuxer.retimer(timing, for: ctx)
+                retimer = try Demuxer.retimer(timing, for: ctx, url: url)
             } catch {
                 var owned: UnsafeMutablePointer<AVFormatContext>? = ctx
                 avformat_close_input(&owned)

@@ -2,8 +2,9 @@ import CFFmpeg
 
 /// Gives the video packets of a raw stream the times of an `InputTiming`, in read order, and
 /// checks that there is one time per frame. Raw H.264/HEVC streams hold no times; FFmpeg's raw
-/// demuxers make some up at 25 fps. Read order is presentation order only without B-frames, so a
-/// stream that reorders frames is refused rather than timed wrongly.
+/// demuxers make some up at 25 fps. The times are given in presentation order: with B-frames, read
+/// order is not that, and `PresentationOrder` says where each frame read is shown (decode times
+/// then run `delay` frames behind).
 final class PacketRetimer {
     let streamIndex: Int
     let timeBase: Rational
@@ -12,14 +13,13 @@ final class PacketRetimer {
     private let source: String
     /// Ticks the last frame lasts (the average step for a list of times).
     private let lastDuration: Int64
-    /// H.264 with a reorder delay in its SPS: each frame's slice type is checked for B.
-    private let checksSliceTypes: Bool
+    /// Where each frame read is shown; nil when read order is presentation order.
+    private let order: PresentationOrder?
     private(set) var framesRead = 0
 
-    init(timing: InputTiming, stream: StreamInfo, reorderDelay: Int) throws(AVFailure) {
+    init(timing: InputTiming, stream: StreamInfo, order: PresentationOrder?) throws(AVFailure) {
         streamIndex = stream.index
-        if stream.codecName != "h264", reorderDelay > 0 { throw PacketRetimer.reorderingFailure }
-        checksSliceTypes = stream.codecName == "h264" && reorderDelay > 0
+        self.order = order
         switch timing {
         case .constantRate(let rate):
             timeBase = rate.reciprocal
@@ -33,6 +33,7 @@ final class PacketRetimer {
             let span = (times.ticks.last ?? 0) - (times.ticks.first ?? 0)
             lastDuration = times.ticks.count > 1 ? max(1, Rational(span, Int64(times.ticks.count - 1)).rounded()) : 1
         }
+        if let ticks, let order, order.ranks.count != ticks.count { throw countFailure(frames: order.ranks.count) }
     }
 
     /// `stream` as the given timing describes it: time base, start, duration, frame count, rates.
@@ -60,16 +61,19 @@ final class PacketRetimer {
 
     /// Gives `packet`, the next frame in read order, its time.
     func retime(_ packet: Packet) throws(AVFailure) {
-        if checksSliceTypes, packet.withData(PacketRetimer.hasBSlice) { throw PacketRetimer.reorderingFailure }
-        let i = Int64(framesRead)
+        let i = framesRead
+        let delay = order?.delay ?? 0
+        guard order.map({ i < $0.ranks.count }) ?? true else { throw Self.changedFailure }
+        let shown = order.map { Int($0.ranks[i]) } ?? i
         if let ticks {
-            packet.pts = ticks[framesRead]
-            packet.duration = framesRead + 1 < ticks.count ? ticks[framesRead + 1] - ticks[framesRead] : lastDuration
+            packet.pts = ticks[shown]
+            packet.duration = shown + 1 < ticks.count ? ticks[shown + 1] - ticks[shown] : lastDuration
+            packet.dts = i >= delay ? ticks[i - delay] : ticks[0] - Int64(delay - i) * lastDuration
         } else {
-            packet.pts = i
+            packet.pts = Int64(shown)
             packet.duration = 1
+            packet.dts = Int64(i - delay)
         }
-        packet.dts = packet.pts
         framesRead += 1
     }
 
@@ -84,9 +88,8 @@ final class PacketRetimer {
         if let ticks, framesRead != ticks.count { throw countFailure(frames: framesRead) }
     }
 
-    static let reorderingFailure = AVFailure.timing(
-        "the stream has B-frames (stored out of presentation order): times cannot be given to its frames in order; "
-            + "only streams without B-frames (as rpicam-vid writes) can be timed from a list or a rate")
+    /// The stream has more frames than when its order was found: it changed while being read.
+    static let changedFailure = AVFailure.timing("the stream has more frames than when it was first read")
 
     /// Whether the first slice of an Annex B H.264 access unit is a B slice (slice_type 1 or 6).
     static func hasBSlice(_ data: UnsafeRawBufferPointer) -> Bool {

@@ -24,10 +24,6 @@ import Testing
 
     static let knownLimits = [
         KnownLimit(
-            result: "REFUSED", commands: ["probe", "conform", "fps", "ramp"],
-            message: "has B-frames (stored out of presentation order)",
-            why: "raw streams with B-frames cannot be timed from a rate or a list"),
-        KnownLimit(
             result: "REFUSED", commands: ["conform"], message: "has no presentation time",
             why: "packed MPEG-4 B-frames in AVI (no presentation times) are not unpacked"),
         KnownLimit(

@@ -85,15 +85,38 @@ import Testing
         }
     }
 
-    /// Frames stored out of presentation order cannot take times in read order: refused.
-    @Test func refusesAStreamWithBFrames() throws {
-        let demuxer = try Demuxer(
-            input: MediaInput(path: rawStream(bframes: 2, name: "b.h264"), timing: .constantRate(Rational(120))))
-        #expect {
-            try read(demuxer)
-        } throws: { error in
-            (error as? AVFailure)?.stage == .timing && "\(error)".contains("B-frames")
-        }
+    /// Frames stored out of presentation order (was refused): each packet takes the time of the
+    /// picture it shows, as the encoder's own container says, and decode times stay below them.
+    @Test(arguments: [
+        ("h264", ["-c:v", "libx264", "-bf", "2"]),
+        ("hevc", ["-c:v", "libx265", "-x265-params", "bframes=3:log-level=error"]),
+    ])
+    func givesBFramesTheTimesOfThePicturesTheyShow(format: String, encoder: [String]) throws {
+        let mp4 = dir.path("b-\(format).mp4")
+        let made = try Tool.run(
+            "ffmpeg",
+            ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=120", "-frames:v", "30"]
+                + encoder + ["-g", "15", mp4])
+        let raw = dir.path("b.\(format)")
+        let copied = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", mp4, "-c", "copy", "-f", format, raw])
+        #expect(made.status == 0 && copied.status == 0, "\(made.stderr) \(copied.stderr)")
+        // The container's presentation times, as frame numbers from its first.
+        let shown = try read(Demuxer(url: mp4)).map { $0.pts! }
+        let order = shown.map { t in shown.filter { $0 < t }.count }
+        #expect(order != Array(0..<30), "the encoder made no B-frames")
+
+        let packets = try read(Demuxer(input: MediaInput(path: raw, timing: .constantRate(Rational(120)))))
+        #expect(packets.map { $0.pts! } == order.map { Int64($0) })
+        let dts = packets.map { $0.dts! }
+        #expect(zip(dts, dts.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(zip(packets, dts).allSatisfy { $0.pts! >= $1 })
+
+        let times = Self.timesWithGaps
+        let listed = try read(
+            Demuxer(
+                input: MediaInput(path: raw, timing: .timestamps(TimestampList(seconds: times, source: "pts.txt")))))
+        #expect(listed.map { $0.pts! } == order.map { (times[$0] * Rational(1_000_000)).rounded() })
+        #expect(zip(listed, listed.dropFirst()).allSatisfy { $0.dts! < $1.dts! && $0.dts! <= $0.pts! })
     }
 
     /// A container keeps its own times: the timing is not applied, and `isRawStream` says why.
