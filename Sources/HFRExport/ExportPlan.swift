@@ -137,7 +137,8 @@ public struct ExportPlan: Sendable {
             let makesPictures = plan.synthesis != nil
             plan.delivery = DeliveryEncoding.choose(
                 video: analysis.video, container: container, makesPictures: makesPictures)
-            let note = DeliveryEncoding.note(video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
+            let note = DeliveryEncoding.note(
+                video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
             if let note { plan.notes.append(note) }
         }
         return plan

@@ -43,10 +43,12 @@ extension Encoder {
     ) throws(AVFailure) -> Encoder {
         let options: [String: String] =
             switch codec {
-            case "libx265": ["preset": "veryfast", "tune": "zerolatency", "crf": "18", "x265-params": "log-level=error"]
+            case "libx265":
+                ["preset": "veryfast", "tune": "zerolatency", "crf": "18", "x265-params": "log-level=error"]
             // Constant quality (with no bitrate cap: `bit_rate` 0 below), real-time speed, no
             // look-ahead, so no hidden alt-ref frames hold pictures back.
-            case "libvpx-vp9": ["deadline": "realtime", "cpu-used": "8", "crf": "24", "row-mt": "1", "lag-in-frames": "0"]
+            case "libvpx-vp9":
+                ["deadline": "realtime", "cpu-used": "8", "crf": "24", "row-mt": "1", "lag-in-frames": "0"]
             default: ["preset": "veryfast", "tune": "zerolatency", "crf": "18"]
             }
         return try Encoder(name: codec, options: options) { ctx in

@@ -51,7 +51,8 @@ public struct PresentationOrder: Sendable, Equatable {
         let demuxer = try Demuxer(url: path)
         demuxer.discardStreams(except: [index])
         let info = demuxer.streams[index]
-        let decoder = try Decoder(parameters: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase, threads: 2)
+        let decoder = try Decoder(
+            parameters: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase, threads: 2)
         let packet = try Packet()
         let frame = try Frame()
         var read = 0

@@ -224,8 +224,11 @@ import Testing
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("300 of 300 frames copied losslessly"), "stderr: \(r.stderr)")
         func pictures(_ path: String, _ options: [String]) throws -> [Substring] {
-            let run = try Tool.run("ffmpeg", ["-v", "error", "-nostdin"] + options + ["-i", path, "-f", "framemd5", "-"])
-            return run.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: ",").last }
+            let run = try Tool.run(
+                "ffmpeg", ["-v", "error", "-nostdin"] + options + ["-i", path, "-f", "framemd5", "-"])
+            return run.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+                $0.split(separator: ",").last
+            }
         }
         let source = try pictures(raw, ["-f", "h264"])
         #expect(source.count == Self.frames)

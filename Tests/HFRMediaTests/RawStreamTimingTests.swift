@@ -98,7 +98,8 @@ import Testing
             ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=120", "-frames:v", "30"]
                 + encoder + ["-g", "15", mp4])
         let raw = dir.path("b.\(format)")
-        let copied = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", mp4, "-c", "copy", "-f", format, raw])
+        let copied = try Tool.run(
+            "ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", mp4, "-c", "copy", "-f", format, raw])
         #expect(made.status == 0 && copied.status == 0, "\(made.stderr) \(copied.stderr)")
         // The container's presentation times, as frame numbers from its first.
         let shown = try read(Demuxer(url: mp4)).map { $0.pts! }
