@@ -189,6 +189,14 @@ public struct ExportPlan: Sendable {
             let isOutsideRange = (segment.end.map { $0 <= range.start } ?? false) || segment.start >= range.end
             if isOutsideRange {
                 levels.append(levelCount - 1)
+            } else if analysis.untimedFrames > 0 {
+                levels.append(levelCount - 1)
+                failures.append(
+                    (
+                        i,
+                        "\(analysis.untimedFrames) video frames have no presentation time (packed MPEG-4 B-frames): "
+                            + "a copy cannot place them"
+                    ))
             } else if stride.isInteger, let level = strides[Int(stride.numerator)] {
                 levels.append(level)
             } else {

@@ -39,6 +39,9 @@ public struct InputAnalysis: Sendable {
     /// Source seconds (from `origin`) of every keyframe, in decode order; empty when the packets
     /// were not read (quick analysis). A ramp that copies after a re-encoded segment resumes at one.
     public internal(set) var keyframes: [Rational] = []
+    /// Video frames that have no presentation time (packed MPEG-4 B-frames in AVI): a copy cannot
+    /// place them, so their export is decoded.
+    public internal(set) var untimedFrames = 0
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
 
@@ -65,7 +68,7 @@ public struct InputAnalysis: Sendable {
         // Layer cuts of reordered streams are not planned from their spacing (as before the gaps
         // were read in presentation order): only the full stream's spacing is used for them.
         let evenCuts = times.hasReordering ? [] : Set(times.gaps.indices.filter { times.gaps[$0].isEven })
-        return try InputAnalysis(
+        var analysis = try InputAnalysis(
             video: video, audio: report.streams.first { $0.info.kind == .audio }?.info,
             stream: report.streams[structure.streamIndex],
             capture: (structure.captureFrameRate, structure.captureFrameRateSource, scale), times: times,
@@ -73,6 +76,8 @@ public struct InputAnalysis: Sendable {
                 structure.layerSignalling, LayerPlan.levelCount(structure),
                 LayerPlan.losslessStrides(structure, evenCuts: evenCuts)
             ))
+        analysis.untimedFrames = times.untimed
+        return analysis
     }
 
     /// Without reading the packets, for exports that keep every frame: from the header when the
@@ -227,6 +232,7 @@ private struct FrameTimes {
     var hasReordering = false
     var lastDts: Int64?
     var frameCount = 0
+    var untimed = 0
     /// The first timestamp fault met (`TimestampCheck`): a repeated decode or presentation time.
     var fault: String?
     var presented = TimestampCheck.Presentation()
@@ -242,6 +248,7 @@ private struct FrameTimes {
         if let pts = frame.pts, let dts = frame.dts, pts != dts { hasReordering = true }
         if let dts = frame.dts, let last = lastDts, dts < last { hasReordering = true }
         frameCount += 1
+        if frame.pts == nil { untimed += 1 }
         if fault == nil, let dts = frame.dts, let last = lastDts, dts == last {
             fault = TimestampCheck.repeated(atFrame: frameCount)
         }

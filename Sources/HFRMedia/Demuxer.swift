@@ -5,6 +5,8 @@ public struct Demuxer: ~Copyable {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// Times for a raw stream's video packets (`init(input:)`); nil: the demuxer's own.
     var retimer: PacketRetimer?
+    /// Times for MPEG-4 Part 2 anchors in AVI (see `AnchorTimes`).
+    let anchors = AnchorTimes()
 
     /// Opens `url` and reads enough to know its streams.
     ///
@@ -109,6 +111,21 @@ public struct Demuxer: ~Copyable {
 
     /// Reads the next packet into `packet`; false at end of input.
     public func read(into packet: Packet) throws(AVFailure) -> Bool {
+        while true {
+            if anchors.next(into: packet) { return true }
+            guard try readPacket(into: packet) else {
+                anchors.finish()
+                return anchors.next(into: packet)
+            }
+            let stream = context.pointee.streams[packet.streamIndex]!.pointee
+            let isAnchor = AnchorTimes.applies(to: packet, of: stream)
+            guard isAnchor || (anchors.isHolding && anchors.heldStream == packet.streamIndex) else { return true }
+            try anchors.take(packet, isAnchor: isAnchor)
+        }
+    }
+
+    /// The next packet from the file, timed (raw streams; AVI video without B-frames).
+    private func readPacket(into packet: Packet) throws(AVFailure) -> Bool {
         packet.unref()
         let result = av_read_frame(context, packet.pointer)
         if result == HFR_AVERROR_EOF {

@@ -24,9 +24,6 @@ import Testing
 
     static let knownLimits = [
         KnownLimit(
-            result: "REFUSED", commands: ["conform"], message: "has no presentation time",
-            why: "packed MPEG-4 B-frames in AVI (no presentation times) are not unpacked"),
-        KnownLimit(
             result: "REFUSED", commands: ["conform", "fps", "ramp"], message: "timestamps repeat",
             why: "ffmpeg's frag_every_frame writes fragment times that repeat; hfr does not re-time from durations"),
     ]
