@@ -7,6 +7,8 @@ public struct Demuxer: ~Copyable {
     var retimer: PacketRetimer?
     /// Times for MPEG-4 Part 2 anchors in AVI (see `AnchorTimes`).
     let anchors = AnchorTimes()
+    /// Decode times for fragmented MP4 samples that share one (see `FragmentTimes`).
+    let fragmentTimes: FragmentTimes?
 
     /// Opens `url` and reads enough to know its streams.
     ///
@@ -54,6 +56,7 @@ public struct Demuxer: ~Copyable {
         }
         context = ctx
         self.retimer = retimer
+        fragmentTimes = FragmentTimes.of(ctx, path: url)
     }
 
     /// libavdevice's inputs (v4l2, lavfi, alsa) exist only after registration, done once, and
@@ -124,7 +127,8 @@ public struct Demuxer: ~Copyable {
         }
     }
 
-    /// The next packet from the file, timed (raw streams; AVI video without B-frames).
+    /// The next packet from the file, timed (raw streams; colliding MP4 fragments; AVI video
+    /// without B-frames).
     private func readPacket(into packet: Packet) throws(AVFailure) -> Bool {
         packet.unref()
         let result = av_read_frame(context, packet.pointer)
@@ -134,6 +138,7 @@ public struct Demuxer: ~Copyable {
         }
         try check(result, "av_read_frame", .readingInput)
         if let retimer, packet.streamIndex == retimer.streamIndex { try retime(packet, by: retimer) }
+        fragmentTimes?.repair(packet)
         // AVI stores decode times only: a video frame no decoder reorders is shown when decoded
         // (FFmpeg leaves it to the muxer; its readers need the presentation time here).
         if packet.pts == nil, let dts = packet.dts {

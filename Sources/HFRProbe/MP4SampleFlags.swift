@@ -1,3 +1,5 @@
+import HFRMedia
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -54,8 +56,8 @@ struct MP4SampleFlags {
     private mutating func walk(_ fd: Int32, from start: Int64, to end: Int64) -> Bool {
         var offset = start
         while offset + 8 <= end {
-            guard let header = MP4SampleFlags.readBytes(fd, at: offset, count: 16),
-                let (size, type, headerSize) = MP4SampleFlags.boxHeader(header, remaining: end - offset)
+            guard let header = MP4Box.read(fd, at: offset, count: 16),
+                let (size, type, headerSize) = MP4Box.header(header, remaining: end - offset)
             else { return false }
             let bodyStart = offset + headerSize
             let bodyEnd = offset + size
@@ -73,7 +75,7 @@ struct MP4SampleFlags {
                 }
                 guard walk(fd, from: bodyStart, to: bodyEnd) else { return false }
             } else if MP4SampleFlags.leavesRead.contains(type), size - headerSize < 1 << 28,
-                let body = MP4SampleFlags.readBytes(fd, at: bodyStart, count: Int(size - headerSize))
+                let body = MP4Box.read(fd, at: bodyStart, count: Int(size - headerSize))
             {
                 read(type, body[...])
             }
@@ -85,23 +87,23 @@ struct MP4SampleFlags {
     private mutating func read(_ type: String, _ content: ArraySlice<UInt8>) {
         switch type {
         case "tkhd" where content.count >= 24 && !trackIDs.isEmpty:
-            trackIDs[trackIDs.count - 1] = MP4SampleFlags.u32(content, content.first == 1 ? 20 : 12)
+            trackIDs[trackIDs.count - 1] = MP4Box.u32(content, content.first == 1 ? 20 : 12)
         case "sdtp" where content.count >= 4 && !disposableByTrack.isEmpty:
             hasMarks = true
             // One byte per sample: bits 3-2 are sample_is_depended_on; 2 = "no other sample depends on this".
             disposableByTrack[disposableByTrack.count - 1] = content.dropFirst(4).map { ($0 >> 2) & 3 == 2 }
         case "trex" where content.count >= 24:
-            defaultFlagsByTrackID[MP4SampleFlags.u32(content, 4)] = MP4SampleFlags.u32(content, 20)
+            defaultFlagsByTrackID[MP4Box.u32(content, 4)] = MP4Box.u32(content, 20)
         case "tfhd" where content.count >= 8:
-            let flags = MP4SampleFlags.u32(content, 0) & 0xFF_FFFF
-            let id = MP4SampleFlags.u32(content, 4)
+            let flags = MP4Box.u32(content, 0) & 0xFF_FFFF
+            let id = MP4Box.u32(content, 4)
             fragmentTrack = trackIDs.firstIndex(of: id)
             fragmentDefaultFlags = defaultFlagsByTrackID[id] ?? 0
             // Optional fields in order: base offset (8), description index, duration, size, flags (4 each).
             var at = 8
             if flags & 0x1 != 0 { at += 8 }
             for bit: UInt32 in [0x2, 0x8, 0x10] where flags & bit != 0 { at += 4 }
-            if flags & 0x20 != 0, content.count >= at + 4 { fragmentDefaultFlags = MP4SampleFlags.u32(content, at) }
+            if flags & 0x20 != 0, content.count >= at + 4 { fragmentDefaultFlags = MP4Box.u32(content, at) }
         case "trun" where content.count >= 8:
             guard let track = fragmentTrack else { return }
             hasMarks = true
@@ -111,13 +113,13 @@ struct MP4SampleFlags {
     }
 
     private mutating func readRun(_ content: ArraySlice<UInt8>, track: Int, defaultFlags: UInt32) {
-        let flags = MP4SampleFlags.u32(content, 0) & 0xFFFFFF
-        let count = Int(MP4SampleFlags.u32(content, 4))
+        let flags = MP4Box.u32(content, 0) & 0xFFFFFF
+        let count = Int(MP4Box.u32(content, 4))
         var at = 8
         if flags & 0x1 != 0 { at += 4 }  // data_offset
         var firstFlags: UInt32? = nil
         if flags & 0x4 != 0, content.count >= at + 4 {
-            firstFlags = MP4SampleFlags.u32(content, at)
+            firstFlags = MP4Box.u32(content, at)
             at += 4
         }
         let perSample = [0x100, 0x200, 0x400, 0x800].filter { flags & UInt32($0) != 0 }.count * 4
@@ -126,49 +128,11 @@ struct MP4SampleFlags {
             if flags & 0x400 != 0 {
                 let flagsAt = at + (flags & 0x100 != 0 ? 4 : 0) + (flags & 0x200 != 0 ? 4 : 0)
                 guard content.count >= flagsAt + 4 else { return }
-                sampleFlags = MP4SampleFlags.u32(content, flagsAt)
+                sampleFlags = MP4Box.u32(content, flagsAt)
             }
             // sample_flags bits 23-22: sample_is_depended_on (ISO/IEC 14496-12 8.8.3.1).
             disposableByTrack[track].append((sampleFlags >> 22) & 3 == 2)
             at += perSample
         }
-    }
-
-    // MARK: - Bytes
-
-    /// (size including header, four-character type, header size) of the box starting at `bytes`.
-    static func boxHeader(_ bytes: [UInt8], remaining: Int64) -> (Int64, String, Int64)? {
-        guard bytes.count >= 8 else { return nil }
-        var size = Int64(u32(bytes[...], 0))
-        let type = String(decoding: bytes[4..<8], as: UTF8.self)
-        var headerSize: Int64 = 8
-        if size == 1 {
-            guard bytes.count >= 16 else { return nil }
-            size = Int64(u32(bytes[...], 8)) << 32 | Int64(u32(bytes[...], 12))
-            headerSize = 16
-        } else if size == 0 {
-            size = remaining
-        }
-        guard size >= headerSize, size <= remaining else { return nil }
-        return (size, type, headerSize)
-    }
-
-    static func u32(_ bytes: ArraySlice<UInt8>, _ offset: Int) -> UInt32 {
-        let i = bytes.startIndex + offset
-        return UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
-    }
-
-    static func readBytes(_ fd: Int32, at offset: Int64, count: Int) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = buffer.withUnsafeMutableBytes {
-                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            done += n
-        }
-        return done >= min(count, 8) ? Array(buffer[0..<done]) : nil
     }
 }

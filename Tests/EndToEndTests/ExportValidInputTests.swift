@@ -108,6 +108,35 @@ import Testing
         try Self.conformKeepsEverything(input, dir.path("slow.mp4"), frames: 360, audioTracks: 1)
     }
 
+    /// ffmpeg's `-movflags frag_every_frame` with AAC writes a fragment whose sample lasts 0 and
+    /// shares its decode time with the next fragment's (FFmpeg's reader marks the second one
+    /// discardable): refused as "timestamps repeat". The colliding frame takes the gap before it.
+    @Test func fragmentTimesThatRepeatAreRepaired() throws {
+        let dir = try TemporaryDirectory()
+        let input = try Self.make(
+            "every-frame.mp4", in: dir, video: ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "0"],
+            audio: ["-c:a", "aac", "-movflags", "frag_every_frame+empty_moov"])
+        let dts = try Tool.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=dts_time", "-of", "csv=p=0", input]
+        ).stdout.split(separator: "\n").compactMap { Double($0) }
+        #expect(dts.count == 360)
+        #expect(zip(dts, dts.dropFirst()).contains { $0 == $1 }, "the input has no repeated decode time")
+        guard dts.count == 360 else { return }
+        let out = dir.path("slow.mp4")
+        try Self.conformKeepsEverything(input, out, frames: 360, audioTracks: 1)
+        // Each frame 1/30 s after the one before, as the 120 fps source was encoded; the first one
+        // 4 × as long as the file has it (ffmpeg lengthens it by the AAC priming).
+        let times = try MediaChecks.packets(out).map(\.time)
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(steps.count == 359)
+        guard let first = steps.first else { return }
+        #expect(abs(first - 4 * (dts[1] - dts[0])) < 0.001, "first step \(first)")
+        #expect(
+            steps.dropFirst().allSatisfy { abs($0 - 1.0 / 30) < 0.001 },
+            "steps \(steps.dropFirst().min() ?? 0)...\(steps.dropFirst().max() ?? 0)")
+    }
+
     /// A second audio track was dropped silently (exit 0, one track). Every one comes out, with its
     /// language, title, disposition and channel layout (5.1).
     @Test(arguments: ["out.mkv", "out.mp4"])

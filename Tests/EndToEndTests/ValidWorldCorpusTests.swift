@@ -22,11 +22,7 @@ import Testing
         let why: String
     }
 
-    static let knownLimits = [
-        KnownLimit(
-            result: "REFUSED", commands: ["conform", "fps", "ramp"], message: "timestamps repeat",
-            why: "ffmpeg's frag_every_frame writes fragment times that repeat; hfr does not re-time from durations"),
-    ]
+    static let knownLimits: [KnownLimit] = []
 
     static var corpusDirectory: String {
         ProcessInfo.processInfo.environment["HFR_CORPUS_DIR"] ?? "/var/cache/hfr-corpus"
