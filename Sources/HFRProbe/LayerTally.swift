@@ -10,11 +10,11 @@ struct LayerTally {
     private(set) var sawTemporalID = false
     private(set) var sawSlices = false
     /// Frames and droppable frames per level (temporal id, or 0/1 for reference/non-reference).
-    private var byTemporalID: [Int: Count] = [:]
-    private var byRefLevel: [Int: Count] = [:]
+    private var byTemporalID = [Count?](repeating: nil, count: LayerTally.maxTemporalID + 1)
+    private var byRefLevel = [Count?](repeating: nil, count: 2)
     /// For each cut "keep levels 0…k": last kept pts, the common gap, and whether all gaps match.
-    private var spacingByTemporalID: [Int: Spacing] = [:]
-    private var spacingByRefLevel: [Int: Spacing] = [:]
+    private var spacingByTemporalID = [Spacing?](repeating: nil, count: LayerTally.maxTemporalID + 1)
+    private var spacingByRefLevel = [Spacing?](repeating: nil, count: 2)
     /// What temporal ids mean in this stream: SVC prefix NAL units (H.264) or HEVC NAL headers.
     private let temporalIDSignalling: ProbeReport.LayerSignalling
 
@@ -45,7 +45,9 @@ struct LayerTally {
             }
             let first = firstPts ?? pts
             firstPts = first
-            gcd = Spacing.gcd(gcd, (pts - first).magnitude)
+            // Most frames lie on the grid found so far: one division, not Euclid's loop.
+            let offset = (pts - first).magnitude
+            if gcd == 0 || offset % UInt64(gcd) != 0 { gcd = Spacing.gcd(gcd, offset) }
             minPts = Swift.min(minPts, pts)
             maxPts = Swift.max(maxPts, pts)
         }
@@ -75,16 +77,28 @@ struct LayerTally {
             droppableButUnmarkedCount += 1
         }
         if let s = frame.structure, s.sliceCount > 0 { sawSlices = true }
-        let tid = frame.structure?.temporalID ?? 0
+        let tid = min(frame.structure?.temporalID ?? 0, LayerTally.maxTemporalID)
         if frame.structure?.temporalID != nil { sawTemporalID = true }
-        byTemporalID[tid, default: Count()].frames += 1
-        if droppable { byTemporalID[tid, default: Count()].droppable += 1 }
-        for cut in tid...LayerTally.maxTemporalID { spacingByTemporalID[cut, default: Spacing()].keep(frame.pts) }
+        LayerTally.count(&byTemporalID[tid], droppable: droppable)
+        for cut in tid...LayerTally.maxTemporalID { LayerTally.keep(frame.pts, in: &spacingByTemporalID[cut]) }
         let level = droppable ? 1 : 0
-        byRefLevel[level, default: Count()].frames += 1
-        if droppable { byRefLevel[level, default: Count()].droppable += 1 }
-        for cut in level...1 { spacingByRefLevel[cut, default: Spacing()].keep(frame.pts) }
+        LayerTally.count(&byRefLevel[level], droppable: droppable)
+        for cut in level...1 { LayerTally.keep(frame.pts, in: &spacingByRefLevel[cut]) }
     }
+
+    private static func count(_ count: inout Count?, droppable: Bool) {
+        if count == nil { count = Count() }
+        count!.frames += 1
+        if droppable { count!.droppable += 1 }
+    }
+
+    private static func keep(_ pts: Int64?, in spacing: inout Spacing?) {
+        if spacing == nil { spacing = Spacing() }
+        spacing!.keep(pts)
+    }
+
+    /// The highest temporal id seen (0 when none).
+    private var topTemporalID: Int { byTemporalID.lastIndex { $0 != nil } ?? 0 }
 
     var signalling: ProbeReport.LayerSignalling {
         sawTemporalID ? temporalIDSignalling : (sawSlices ? .nalRefIdc : .none)
@@ -92,7 +106,7 @@ struct LayerTally {
 
     /// Layers by temporal id (one layer when the stream signals none).
     func layers() -> [ProbeReport.Layer] {
-        let top = sawTemporalID ? (byTemporalID.keys.max() ?? 0) : 0
+        let top = sawTemporalID ? topTemporalID : 0
         return (0...top).map { id in
             let t = sawTemporalID ? (byTemporalID[id] ?? Count()) : Count(frames: frameCount, droppable: droppableCount)
             return ProbeReport.Layer(
@@ -119,7 +133,7 @@ struct LayerTally {
         }
         switch signalling {
         case .svcTemporalID, .hevcTemporalID:
-            let top = byTemporalID.keys.max() ?? 0
+            let top = topTemporalID
             return (0...top).reversed().compactMap { cut in
                 guard let s = spacingByTemporalID[cut] else { return nil }
                 return .init(

@@ -32,6 +32,11 @@ public enum Prober {
         let isMP4Family = demuxer.formatName.contains("mp4") || demuxer.formatName.contains("mov")
         let marks = isMP4Family ? MP4SampleFlags(path: path) : nil
         var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)
+        // An audio stream's sample period: the decoder skips whole samples at its start (priming).
+        let samplePeriods = streams.map {
+            $0.kind == .audio && $0.sampleRate > 0
+                ? (sample: Rational(1, Int64($0.sampleRate)), timeBase: $0.timeBase) : nil
+        }
         var layers = LayerTally(temporalIDSignalling: parser?.codec == .hevc ? .hevcTemporalID : .svcTemporalID)
         let packet = try Packet()
         var videoIndex = 0
@@ -44,12 +49,11 @@ public enum Prober {
                 throw ProbeFailure.corruptPacket(
                     stream: index, frame: tallies[index].packetCount, position: packet.position)
             }
-            let info = streams[index]
             let skipped =
-                info.kind == .audio && info.sampleRate > 0
-                ? Rational.rescale(
-                    Int64(packet.skippedStartSamples), from: Rational(1, Int64(info.sampleRate)), to: info.timeBase)
-                : 0
+                samplePeriods[index].map { rates -> Int64 in
+                    let samples = Int64(packet.skippedStartSamples)
+                    return samples == 0 ? 0 : Rational.rescale(samples, from: rates.sample, to: rates.timeBase)
+                } ?? 0
             tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size, skippedTicks: skipped)
             guard let video, index == video.index else { continue }
             let structure = packet.withData { data in parser?.parse(data) }
