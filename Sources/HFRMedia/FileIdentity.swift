@@ -9,6 +9,11 @@ public struct FileIdentity: Hashable, Sendable {
     public let device: UInt64
     public let inode: UInt64
 
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     /// The file `path` names, following symlinks; nil when there is none (or it cannot be reached).
     public init?(path: String) {
         var info = stat()
@@ -39,5 +44,37 @@ public struct FileIdentity: Hashable, Sendable {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+/// One version of a file's content, as far as the kernel tells: its identity, size and the times
+/// it was last modified and last changed (to the nanosecond). What a cache of facts read from a
+/// file is keyed by: a file deleted and another made in its place can have the same inode.
+public struct FileVersion: Hashable, Sendable {
+    public let identity: FileIdentity
+    let size: Int64
+    let modified: timespec
+    let changed: timespec
+
+    /// The file `path` names as it is now, following symlinks; nil when there is none.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+        changed = info.st_ctim
+    }
+
+    public static func == (a: FileVersion, b: FileVersion) -> Bool {
+        a.identity == b.identity && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec
+            && a.modified.tv_nsec == b.modified.tv_nsec && a.changed.tv_sec == b.changed.tv_sec
+            && a.changed.tv_nsec == b.changed.tv_nsec
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identity)
+        hasher.combine(size)
+        hasher.combine(modified.tv_nsec)
     }
 }

@@ -53,11 +53,11 @@ final class FragmentTimes {
 
     // MARK: - Reading the fragments
 
-    private static let cache = Mutex<[FileIdentity: [UInt32: [Int: Int64]]]>([:])
+    private static let cache = Mutex<[FileVersion: [UInt32: [Int: Int64]]]>([:])
 
     /// Track ID → (sample index → ticks) for the file at `path`.
     static func moves(path: String) -> [UInt32: [Int: Int64]] {
-        let key = FileIdentity(path: path)
+        let key = FileVersion(path: path)
         if let key, let known = cache.withLock({ $0[key] }) { return known }
         var scan = Scan()
         let fd = open(path, O_RDONLY)

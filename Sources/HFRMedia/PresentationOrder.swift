@@ -20,12 +20,12 @@ public struct PresentationOrder: Sendable, Equatable {
         delay = ranks.enumerated().map { $0.offset - Int($0.element) }.max() ?? 0
     }
 
-    private static let cache = Mutex<[FileIdentity: PresentationOrder?]>([:])
+    private static let cache = Mutex<[FileVersion: PresentationOrder?]>([:])
 
     /// The order of stream `stream`'s frames in the raw stream at `path` (H.264: nil when no slice
     /// is a B slice, read order is presentation order then), found the first time it is asked for.
     static func of(path: String, stream: Int, codec: String) throws(AVFailure) -> PresentationOrder? {
-        let key = FileIdentity(path: path)
+        let key = FileVersion(path: path)
         if let key, let known = cache.withLock({ $0[key] }) { return known }
         var order: PresentationOrder? = nil
         if try codec != "h264" ? true : hasBSlices(path: path, stream: stream) {
