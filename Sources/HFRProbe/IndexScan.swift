@@ -27,25 +27,10 @@ public struct IndexScan: Sendable {
     ) -> IndexScan? {
         guard let (video, marks) = standIn(demuxer, path: path) else { return nil }
         var tally = StreamTally()
-        // One entry behind: a frame's duration is the next frame's time minus its own.
-        var pending: IndexEntry?
-        var frameIndex = 0
-        func add(_ entry: IndexEntry, next: Int64) {
-            tally.add(
-                pts: entry.timestamp, duration: next >= entry.timestamp ? next - entry.timestamp : 0, size: entry.size)
-            onFrame?(
-                ProbedFrame(
-                    index: frameIndex, pts: entry.timestamp, dts: entry.timestamp,
-                    time: Rational.seconds(entry.timestamp, in: video.timeBase), size: entry.size,
-                    isKeyframe: entry.isKeyframe, structure: nil,
-                    isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)))
-            frameIndex += 1
+        forEachFrame(demuxer, video: video, marks: marks) { frame, duration in
+            tally.add(pts: frame.pts, duration: duration, size: frame.size)
+            onFrame?(frame)
         }
-        demuxer.forEachIndexEntry(ofStream: video.index) { entry in
-            if let previous = pending { add(previous, next: entry.timestamp) }
-            pending = entry
-        }
-        if let last = pending { add(last, next: video.duration ?? last.timestamp) }
         let measured = tally.measuredFrameRate(timeBase: video.timeBase)
         let (capture, source) = Prober.captureRate(info: video, measured: measured, tags: demuxer.metadata, path: path)
         return IndexScan(
@@ -57,6 +42,33 @@ public struct IndexScan: Sendable {
             captureFrameRate: capture, captureFrameRateSource: source)
     }
 
+    /// Each frame of `video` as its packet would give it (pts = dts = the entry's time; its duration:
+    /// the next entry's time minus its own, the track's end for the last), in decode order, with
+    /// `structure` (nil: no bitstream facts) parsed from the entry.
+    static func forEachFrame(
+        _ demuxer: borrowing Demuxer, video: StreamInfo, marks: MP4SampleFlags,
+        structure: ((IndexEntry) -> FrameStructure?)? = nil, _ body: (ProbedFrame, Int64) throws -> Void
+    ) rethrows {
+        // One entry behind: a frame's duration is the next frame's time minus its own.
+        var pending: IndexEntry?
+        var frameIndex = 0
+        func add(_ entry: IndexEntry, next: Int64) throws {
+            try body(
+                ProbedFrame(
+                    index: frameIndex, pts: entry.timestamp, dts: entry.timestamp,
+                    time: Rational.seconds(entry.timestamp, in: video.timeBase), size: entry.size,
+                    isKeyframe: entry.isKeyframe, structure: structure?(entry),
+                    isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)),
+                next >= entry.timestamp ? next - entry.timestamp : 0)
+            frameIndex += 1
+        }
+        try demuxer.forEachIndexEntry(ofStream: video.index) { entry in
+            if let previous = pending { try add(previous, next: entry.timestamp) }
+            pending = entry
+        }
+        if let last = pending { try add(last, next: video.duration ?? last.timestamp) }
+    }
+
     /// Whether the index of `demuxer`'s main video stream stands in for its packets (see the type),
     /// decided without walking it.
     public static func standsIn(_ demuxer: borrowing Demuxer, path: String) -> Bool {
@@ -64,7 +76,7 @@ public struct IndexScan: Sendable {
     }
 
     /// The main video stream and the file's sample marks, when its index stands in for its packets.
-    private static func standIn(_ demuxer: borrowing Demuxer, path: String) -> (StreamInfo, MP4SampleFlags)? {
+    static func standIn(_ demuxer: borrowing Demuxer, path: String) -> (StreamInfo, MP4SampleFlags)? {
         guard demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4"),
             let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }),
             demuxer.reorderDelay(ofStream: video.index) == 0, video.declaredFrameCount > 0,

@@ -30,7 +30,8 @@ public enum Prober {
         var parser = video.flatMap { FrameParser(codecName: $0.codecName, extradata: $0.extradata) }
 
         let isMP4Family = demuxer.formatName.contains("mp4") || demuxer.formatName.contains("mov")
-        let marks = isMP4Family ? MP4SampleFlags(path: path) : nil
+        let indexed = input.timing == nil ? IndexScan.standIn(demuxer, path: path) : nil
+        let marks = indexed?.1 ?? (isMP4Family ? MP4SampleFlags(path: path) : nil)
         var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)
         // An audio stream's sample period: the decoder skips whole samples at its start (priming).
         let samplePeriods = streams.map {
@@ -42,9 +43,30 @@ public enum Prober {
         var videoIndex = 0
         let promise = IndexPromise(demuxer)
         try promise.checkWithin(fileSize: fileSize)
+        // A regular MP4/MOV whose index stands in for the video packets (`IndexScan`): the frames
+        // come from the index and a mapping of the file, of which only the bytes the parser looks at
+        // (NAL unit headers) are read: O(index), not O(file). The demuxer reads the other streams.
+        var videoFromIndex: Int?
+        if let video, let marks, indexed != nil, let file = try? MappedFile(path: path) {
+            videoFromIndex = video.index
+            try IndexScan.forEachFrame(
+                demuxer, video: video, marks: marks,
+                structure: { entry in
+                    let end = entry.position + Int64(entry.size)
+                    guard entry.position >= 0, end <= Int64(file.bytes.count) else { return nil }
+                    return parser?.parse(UnsafeRawBufferPointer(rebasing: file.bytes[Int(entry.position)..<Int(end)]))
+                }
+            ) { frame, duration in
+                tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
+                videoIndex += 1
+                layers.add(frame)
+                onFrame?(frame)
+            }
+            demuxer.discardStreams(except: Set(streams.map(\.index)).subtracting([video.index]))
+        }
         while try demuxer.read(into: packet) {
             let index = packet.streamIndex
-            guard index < tallies.count else { continue }
+            guard index < tallies.count, index != videoFromIndex else { continue }
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
                 throw ProbeFailure.corruptPacket(
                     stream: index, frame: tallies[index].packetCount, position: packet.position)
