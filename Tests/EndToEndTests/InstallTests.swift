@@ -55,7 +55,7 @@ import Testing
             #expect(owners[path] != nil, "\(path) belongs to no Debian package")
         }
         // The debug build next to the tests is the control: it does link the toolchain's runtime.
-        let debug = try Tool.run("ldd", [Tool.hfrPath]).stdout
+        let debug = try Tool.run("ldd", [Tool.builtHfrPath]).stdout
         #expect(debug.contains(toolchain + "/") && debug.contains("libswiftCore.so"), "\(debug)")
     }
 
@@ -76,7 +76,7 @@ import Testing
             "$3" probe "$1/rec.mp4" >"$1/probe.out" || exit 94
             "$3" export "$1/rec.mp4" "$1/slow.mp4" --conform 30 --audio time-domain 2>"$1/export.err" || exit 95
             """
-        let r = try Installation.inPrivateMounts(script, [dir.url.path, toolchain, install.hfr, Tool.hfrPath])
+        let r = try Installation.inPrivateMounts(script, [dir.url.path, toolchain, install.hfr, Tool.builtHfrPath])
         #expect(r.status == 0, "step \(r.status): \(r.stderr) \(try? InstallTests.text(dir.path("export.err")))")
         // The hiding works: the toolchain-linked debug build cannot start there.
         #expect(try InstallTests.text(dir.path("control.status")).hasPrefix("127"))

@@ -12,8 +12,7 @@ import Testing
     func deviceSuitePassesInsideTheGuest() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let bundle = URL(fileURLWithPath: Tool.hfrPath).deletingLastPathComponent()
-            .appendingPathComponent("hfrPackageTests.xctest").path
+        let bundle = Tool.buildDirectory.appendingPathComponent("hfrPackageTests.xctest").path
         // Real time under emulation needs the optimised build: scripts/test makes it where
         // scripts/install does, so the install tests reuse it.
         let release = repository.appendingPathComponent(".build-static/release/hfr").path

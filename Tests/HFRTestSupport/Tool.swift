@@ -42,13 +42,22 @@ public enum Tool {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// The `hfr` binary built next to the test bundle, or `HFR_BINARY` when set (the device tests
-    /// in the emulated guest run a release build: real time there needs it).
+    /// The `hfr` the tests run: `HFR_BINARY` when set (scripts/test sets the static release build
+    /// that scripts/install ships, which the device tests in the emulated guest also need for real
+    /// time), else the one built next to the test bundle.
     public static var hfrPath: String {
         if let path = ProcessInfo.processInfo.environment["HFR_BINARY"], !path.isEmpty { return path }
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return exe.deletingLastPathComponent().appendingPathComponent("hfr").path
+        return builtHfrPath
     }
+
+    /// The directory of the running test bundle: the build's products (`hfr`, `hfrPackageTests.xctest`).
+    public static var buildDirectory: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// The `hfr` built with the tests (`swift build --build-tests`: a debug build, linked to the
+    /// toolchain's Swift runtime), whatever `HFR_BINARY` says.
+    public static var builtHfrPath: String { buildDirectory.appendingPathComponent("hfr").path }
 
     /// Runs the built `hfr` with `arguments`.
     @discardableResult
