@@ -96,8 +96,11 @@ final class FragmentTimes {
         mutating func close(moves: inout [Int: Int64]) {
             let k = samples - runStart
             guard k > 1, let before, let t = runTime, before < t else { return }
+            // Times are the file's, damaged ones too: the arithmetic must not overflow.
+            let (span, over) = t.subtractingReportingOverflow(before)
+            guard !over, span.multipliedReportingOverflow(by: Int64(k)).overflow == false else { return }
             for j in 1..<k {
-                moves[runStart + j - 1] = before + (t - before) * Int64(j) / Int64(k) - t
+                moves[runStart + j - 1] = span * Int64(j) / Int64(k) - span
             }
         }
     }
@@ -171,7 +174,7 @@ final class FragmentTimes {
             for _ in 0..<count {
                 guard perSample == 0 || body.count >= at + perSample else { break }
                 state.add(t, moves: &moves[id, default: [:]])
-                t += Int64(flags & 0x100 != 0 ? MP4Box.u32(body, at) : duration)
+                t &+= Int64(flags & 0x100 != 0 ? MP4Box.u32(body, at) : duration)
                 at += perSample
             }
             state.end = t
