@@ -52,6 +52,18 @@ static inline struct MHD_Daemon *hfr_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_END);
 }
 
+/// A request's header, cookie or query argument named `key` (NULL when absent): the value kinds'
+/// enum cases do not import into Swift by name either.
+static inline const char *hfr_mhd_header(struct MHD_Connection *connection, const char *key) {
+    return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, key);
+}
+static inline const char *hfr_mhd_cookie(struct MHD_Connection *connection, const char *key) {
+    return MHD_lookup_connection_value(connection, MHD_COOKIE_KIND, key);
+}
+static inline const char *hfr_mhd_query(struct MHD_Connection *connection, const char *key) {
+    return MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, key);
+}
+
 /// A response holding its own copy of `size` bytes at `data` (the memory mode's enum cases do not
 /// import into Swift by name).
 static inline struct MHD_Response *hfr_mhd_copied_response(size_t size, const void *data) {

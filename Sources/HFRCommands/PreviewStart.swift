@@ -15,13 +15,15 @@ enum PreviewStart {
         _ arguments: ParsedArguments, of command: any Command.Type, fallback: String? = nil
     ) throws(HFRError) -> PreviewSettings? {
         guard let text = arguments.value("preview") ?? fallback else { return nil }
-        guard let settings = PreviewSettings(address: text) else {
+        guard var settings = PreviewSettings(address: text) else {
             throw .usage("invalid value '\(text)' for '--preview': expected [HOST:]PORT, e.g. 8080", of: command)
         }
+        // Another address than loopback: only those given the printed address may watch.
+        if !settings.isLoopback { settings.token = PreviewToken() }
         return settings
     }
 
-    /// Serves `settings`' address; says where (and warns when the network can see it).
+    /// Serves `settings`' address; says where (on the network: with the token every request needs).
     static func start(
         _ settings: PreviewSettings, status: @escaping @Sendable () -> [(String, JSONValue)]
     ) throws(HFRError) -> PreviewSession {
@@ -33,8 +35,8 @@ enum PreviewStart {
         }
         if !settings.isLoopback {
             Console.error(
-                "Warning: the preview at \(session.url) is visible on the network: anyone who can reach "
-                    + "this machine can watch the picture\n")
+                "Note: the preview is served on the network; every request needs the token in this address "
+                    + "(keep it to those who may watch)\n")
         }
         Console.error("Preview: \(session.url)\n")
         return session

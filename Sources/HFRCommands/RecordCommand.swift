@@ -103,7 +103,9 @@ public struct RecordCommand: Command {
         .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
         RotateArgument.option(
             help: "Degrees clockwise to turn the picture when shown (files: display matrix, no re-encode)."),
-        .value("preview", "[HOST:]PORT", help: "Serve a live preview page (127.0.0.1 unless HOST is given)."),
+        .value(
+            "preview", "[HOST:]PORT",
+            help: "Serve a live preview page (127.0.0.1 unless HOST is given; elsewhere it needs the printed token)."),
         .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
         .flag("json", help: "Write the final report as JSON to stdout."),
     ]

@@ -77,7 +77,17 @@ public final class PreviewHub: @unchecked Sendable {
     /// Streams (MJPEG and events) being served now.
     var clients: Int { clientCount.load(ordering: .relaxed) }
 
-    func clientOpened() { clientCount.add(1, ordering: .relaxed) }
+    /// Counts one more stream unless `settings.maxStreams` are being served; whether it was counted.
+    func openClient() -> Bool {
+        var count = clientCount.load(ordering: .relaxed)
+        while count < settings.maxStreams {
+            let (exchanged, original) = clientCount.compareExchange(
+                expected: count, desired: count + 1, ordering: .relaxed)
+            if exchanged { return true }
+            count = original
+        }
+        return false
+    }
     func clientClosed() { clientCount.subtract(1, ordering: .relaxed) }
 
     /// The `/status` document: the live members, then the preview's own.

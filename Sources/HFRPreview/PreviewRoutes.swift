@@ -6,29 +6,72 @@ enum PreviewRoutes {
     static let paths: Set<String> = ["/", "/stream.mjpg", "/status", "/events"]
 
     /// libmicrohttpd's access handler: the hub is `cls`.
+    ///
+    /// In order: the token (401 for every request without it, whatever its path or method, so
+    /// nothing is served or told before it), the path (404), the method (405), a body (413: no
+    /// path takes one), the stream limit (503).
     static let handler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, _ in
         guard let cls, let connection, let url, let method else { return .NO }
         let hub = Unmanaged<PreviewHub>.fromOpaque(cls).takeUnretainedValue()
+        let settings = hub.settings
         let path = String(cString: url)
         let verb = String(cString: method)
         // Bodies are never read: a request with one is answered at once and its data discarded.
         uploadSize?.pointee = 0
+        if let token = settings.token, !carries(token, connection, cookie: settings.cookieName) {
+            return text(
+                connection, 401, "this preview needs its token: open the address hfr printed when it started\n",
+                headers: [("WWW-Authenticate", "Bearer realm=\"hfr preview\"")])
+        }
         guard paths.contains(path) else { return text(connection, 404, "not found\n") }
         guard verb == "GET" || verb == "HEAD" else {
             return text(connection, 405, "only GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
         }
+        guard !declaresBody(connection) else { return text(connection, 413, "a request body is not accepted\n") }
         switch path {
         case "/":
-            return text(connection, 200, PreviewPage.html, type: "text/html; charset=utf-8")
+            // The page's picture and figures are fetched without the query: the cookie carries the token.
+            let cookie = settings.token.map {
+                [("Set-Cookie", "\(settings.cookieName)=\($0); Path=/; HttpOnly; SameSite=Strict")]
+            }
+            return text(
+                connection, 200, PreviewPage.html, type: "text/html; charset=utf-8",
+                headers: [("Referrer-Policy", "no-referrer")] + (cookie ?? []))
         case "/status":
             return text(connection, 200, hub.statusDocument().rendered + "\n", type: "application/json")
-        case "/stream.mjpg":
-            return stream(
-                connection, StreamClient(hub: hub, kind: .mjpeg),
-                type: "multipart/x-mixed-replace; boundary=\(StreamClient.boundary)")
         default:
+            guard hub.openClient() else {
+                return text(
+                    connection, 503, "too many viewers: \(settings.maxStreams) streams are being served\n",
+                    headers: [("Retry-After", "5")])
+            }
+            if path == "/stream.mjpg" {
+                return stream(
+                    connection, StreamClient(hub: hub, kind: .mjpeg),
+                    type: "multipart/x-mixed-replace; boundary=\(StreamClient.boundary)")
+            }
             return stream(connection, StreamClient(hub: hub, kind: .events), type: "text/event-stream")
         }
+    }
+
+    /// Whether the request carries `token`: as the query argument `token`, the page's cookie, or
+    /// `Authorization: Bearer`.
+    static func carries(_ token: PreviewToken, _ connection: OpaquePointer, cookie: String) -> Bool {
+        var candidates: [String] = []
+        if let query = hfr_mhd_query(connection, "token") { candidates.append(String(cString: query)) }
+        if let value = hfr_mhd_cookie(connection, cookie) { candidates.append(String(cString: value)) }
+        if let header = hfr_mhd_header(connection, "Authorization") {
+            let fields = String(cString: header).split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count == 2, fields[0].lowercased() == "bearer" { candidates.append(String(fields[1])) }
+        }
+        return candidates.contains { token.matches($0) }
+    }
+
+    /// Whether the request says a body follows (a length above 0, or chunked).
+    static func declaresBody(_ connection: OpaquePointer) -> Bool {
+        if hfr_mhd_header(connection, "Transfer-Encoding") != nil { return true }
+        guard let length = hfr_mhd_header(connection, "Content-Length") else { return false }
+        return String(cString: length).trimmingCharacters(in: .whitespaces) != "0"
     }
 
     /// A whole response from `body`.

@@ -15,7 +15,8 @@ public struct PreviewServerFailure: Error, Sendable {
 /// The preview's HTTP server: GNU libmicrohttpd with a thread per connection, owning the daemon.
 ///
 /// GET (and HEAD) on `/`, `/stream.mjpg`, `/status` and `/events`; other paths 404, other methods
-/// 405; requests the library cannot parse get its own 400.
+/// 405; requests the library cannot parse get its own 400. With a token (`PreviewSettings.token`)
+/// every request without it gets 401 (`PreviewRoutes`).
 public struct PreviewServer: ~Copyable {
     private let daemon: OpaquePointer
     private let context: Unmanaged<PreviewHub>
@@ -50,9 +51,9 @@ public struct PreviewServer: ~Copyable {
         context.release()
     }
 
-    /// The page's address as a person types it.
+    /// The page's address as a person types it, with the token when there is one.
     public var url: String {
         let host = hub.settings.host.contains(":") ? "[\(hub.settings.host)]" : hub.settings.host
-        return "http://\(host):\(hub.settings.port)/"
+        return "http://\(host):\(hub.settings.port)/" + (hub.settings.token.map { "?token=\($0)" } ?? "")
     }
 }

@@ -9,6 +9,10 @@ public struct PreviewSettings: Sendable {
     public var maxFPS: Int
     /// Degrees clockwise the page turns the picture (0, 90, 180, 270), as the recording's display matrix.
     public var rotation: Int
+    /// What every request must carry (nil: none; `PreviewStart` gives a non-loopback address one).
+    public var token: PreviewToken?
+    /// Streams (`/stream.mjpg`, `/events`) served at once: a page holds two. One more gets 503.
+    public var maxStreams = 16
 
     public init(host: String = "127.0.0.1", port: Int, maxWidth: Int = 640, maxFPS: Int = 30, rotation: Int = 0) {
         self.host = host
@@ -36,4 +40,8 @@ public struct PreviewSettings: Sendable {
     public var isLoopback: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
+
+    /// The name of the cookie that carries the token: one per port, as cookies are shared by every
+    /// port of a host.
+    var cookieName: String { "hfr_preview_\(port)" }
 }

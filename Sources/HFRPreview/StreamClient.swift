@@ -14,10 +14,10 @@ final class StreamClient {
     private var offset = 0
     private var seen = 0
 
+    /// A stream the hub has counted (`PreviewHub.openClient()`); it is uncounted when released.
     init(hub: PreviewHub, kind: Kind) {
         self.hub = hub
         self.kind = kind
-        hub.clientOpened()
     }
 
     deinit { hub.clientClosed() }

@@ -35,19 +35,28 @@ enum Preview {
         _ = process.waitForOutput(timeout: 10)
         let address = arguments.firstIndex(of: "--preview").map { arguments[$0 + 1] }
         if let port = address?.split(separator: ":").last.flatMap({ Int($0) }) {
-            _ = waitForStatus(port, while: process) { ($0["framesCaptured"] as? Int ?? 0) > 0 }
+            _ = waitForStatus(port, token: token(of: process), while: process) {
+                ($0["framesCaptured"] as? Int ?? 0) > 0
+            }
         }
         return process
+    }
+
+    /// The token in the preview address `process` printed ("Preview: http://…/?token=…"), if any.
+    static func token(of process: BackgroundProcess) -> String? {
+        let line = process.stderrSoFar.split(separator: "\n").first { $0.hasPrefix("Preview: ") }
+        return line?.split(separator: "?token=", maxSplits: 1).dropFirst().first.map(String.init)
     }
 
     /// Polls the server's `/status` until `predicate` holds (up to `timeout` seconds, and only while
     /// `process` runs); the document then, else nil.
     static func waitForStatus(
-        _ port: Int, while process: BackgroundProcess, timeout: Double = 30, _ predicate: ([String: Any]) -> Bool
+        _ port: Int, token: String? = nil, while process: BackgroundProcess, timeout: Double = 30,
+        _ predicate: ([String: Any]) -> Bool
     ) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, process.process.isRunning {
-            if let status = try? status(port), predicate(status) { return status }
+            if let status = try? status(port, token: token), predicate(status) { return status }
             usleep(50_000)
         }
         return nil
@@ -66,9 +75,22 @@ enum Preview {
         return (status, lines.count > 1 ? String(lines[1]) : "")
     }
 
-    /// The server's `/status` document.
-    static func status(_ port: Int) throws -> [String: Any] {
-        try Tool.json(try get(port, "/status").body)
+    /// The server's `/status` document (asked with `token` when given).
+    static func status(_ port: Int, token: String? = nil) throws -> [String: Any] {
+        try Tool.json(try get(port, "/status" + (token.map { "?token=\($0)" } ?? "")).body)
+    }
+
+    /// One request with `headers` (lines "Name: value"): the status code, the header lines, the body.
+    static func request(_ port: Int, _ method: String, _ path: String, headers: [String] = []) throws -> (
+        status: String, headers: [String], body: String
+    ) {
+        let r = try client(["request", String(port), method, path] + headers)
+        let (head, body) =
+            r.stdout.range(of: "\n\n").map { (r.stdout[..<$0.lowerBound], r.stdout[$0.upperBound...]) }
+            ?? (Substring(r.stdout), "")
+        let lines = head.split(separator: "\n").map(String.init)
+        let status = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        return (status, Array(lines.dropFirst()), String(body))
     }
 
     static let window = (width: 1000, height: 560)

@@ -110,6 +110,9 @@ public final class BackgroundProcess: @unchecked Sendable {
         return false
     }
 
+    /// What the process has printed on stderr so far.
+    public var stderrSoFar: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
     /// Waits for the exit and returns what it printed; removes the output files.
     public func wait() -> ToolResult {
         process.waitUntilExit()

@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """Clients of hfr's live preview, for Tests/EndToEndTests/PreviewTests.swift.
 
-readers PORT N SECONDS  N clients read /stream.mjpg for SECONDS while one more connects, asks for it
+readers PORT N SECONDS [TOKEN]
+                        N clients read /stream.mjpg for SECONDS while one more connects, asks for it
                         and never reads; prints JSON: the JPEG parts each reader got, whether the
                         stalled client stayed connected.
 get PORT PATH           prints the status line, then the body (a whole response: not for streams).
-fuzz PORT COUNT         COUNT bounded malformed, oversized and unknown requests, one connection each;
-                        prints JSON: responses by status code ("closed": the library closed the
-                        connection without a response), and a sample of anything else.
+request PORT METHOD PATH [HEADER...]
+                        one request with those header lines (a Content-Length header sends that many
+                        bytes of body); prints the status line, the header lines, an empty line and
+                        the body (a whole response: not for streams that are served).
+fuzz PORT COUNT [TOKEN] COUNT bounded malformed, oversized and unknown requests, one connection each
+                        (the unknown paths and other methods with ?token=TOKEN when given); prints
+                        JSON: responses by status code ("closed": the library closed the connection
+                        without a response), and a sample of anything else.
+limit PORT N TOKEN      opens N streams (/stream.mjpg and /events in turn) and reads their status
+                        lines, then asks for one more; prints JSON: the N statuses and the last one's.
 All traffic goes to 127.0.0.1 only; every socket has a timeout, so the script always ends.
 """
 import json
@@ -20,9 +28,13 @@ import time
 HOST = "127.0.0.1"
 
 
-def read_stream(port, seconds, result, index):
+def query(token):
+    return f"?token={token}" if token else ""
+
+
+def read_stream(port, seconds, result, index, token=None):
     sock = socket.create_connection((HOST, port), timeout=5)
-    sock.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    sock.sendall(f"GET /stream.mjpg{query(token)} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
     data = b""
     parts = 0
     deadline = time.time() + seconds
@@ -52,14 +64,14 @@ def read_stream(port, seconds, result, index):
     result[index] = parts
 
 
-def readers(port, count, seconds):
+def readers(port, count, seconds, token=None):
     stalled = socket.socket()
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     stalled.settimeout(5)
     stalled.connect((HOST, port))
-    stalled.sendall(b"GET /stream.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    stalled.sendall(f"GET /stream.mjpg{query(token)} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
     result = [0] * count
-    threads = [threading.Thread(target=read_stream, args=(port, seconds, result, i)) for i in range(count)]
+    threads = [threading.Thread(target=read_stream, args=(port, seconds, result, i, token)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:
@@ -75,18 +87,19 @@ def readers(port, count, seconds):
     print(json.dumps({"parts": result, "stalledConnected": connected}))
 
 
-def fuzz_requests(count):
+def fuzz_requests(count, token=None):
     rng = random.Random(15)
+    q = "&token=" + token if token else ""
     paths = ["/", "/status", "/events", "/stream.mjpg"]
     kinds = []
     for i in range(count):
         k = i % 8
         if k == 0:  # unknown paths
-            kinds.append(("unknown", f"GET /{rng.randrange(10**6)}/x?y={i} HTTP/1.1\r\nHost: h\r\n\r\n".encode()))
+            kinds.append(("unknown", f"GET /{rng.randrange(10**6)}/x?y={i}{q} HTTP/1.1\r\nHost: h\r\n\r\n".encode()))
         elif k == 1:  # other methods on the served paths
             method = rng.choice(["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"])
             body = b"x" * rng.randrange(0, 64)
-            kinds.append(("method", f"{method} {rng.choice(paths)} HTTP/1.1\r\nHost: h\r\n"
+            kinds.append(("method", f"{method} {rng.choice(paths)}{query(token)} HTTP/1.1\r\nHost: h\r\n"
                           f"Content-Length: {len(body)}\r\n\r\n".encode() + body))
         elif k == 2:  # random bytes
             kinds.append(("garbage", bytes(rng.randrange(256) for _ in range(rng.randrange(1, 200))) + b"\r\n\r\n"))
@@ -130,10 +143,10 @@ def send_one(port, payload):
     return fields[1].decode() if len(fields) > 1 and fields[0].startswith(b"HTTP/") else "other"
 
 
-def fuzz(port, count):
+def fuzz(port, count, token=None):
     statuses = {}
     by_kind = {}
-    for kind, payload in fuzz_requests(count):
+    for kind, payload in fuzz_requests(count, token):
         status = send_one(port, payload)
         statuses[status] = statuses.get(status, 0) + 1
         by_kind.setdefault(kind, {}).setdefault(status, 0)
@@ -156,10 +169,63 @@ def get(port, path):
     sys.stdout.write(body.decode("utf-8", "replace"))
 
 
+def request(port, method, path, headers):
+    body = b""
+    for h in headers:
+        name, _, value = h.partition(":")
+        if name.strip().lower() == "content-length":
+            body = b"x" * int(value)
+    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+    sock = socket.create_connection((HOST, port), timeout=5)
+    sock.sendall((head + "".join(h + "\r\n" for h in headers) + "\r\n").encode() + body)
+    data = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    sock.close()
+    sys.stdout.write(data.decode("utf-8", "replace").replace("\r\n", "\n"))
+
+
+def status_line(sock):
+    data = b""
+    while b"\r\n" not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    fields = data.split(b"\r\n")[0].split(b" ")
+    return fields[1].decode() if len(fields) > 1 else "closed"
+
+
+def limit(port, count, token):
+    socks = []
+    statuses = []
+    try:
+        for i in range(count + 1):
+            path = ["/stream.mjpg", "/events"][i % 2]
+            sock = socket.create_connection((HOST, port), timeout=5)
+            socks.append(sock)
+            sock.sendall(f"GET {path}?token={token} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+            statuses.append(status_line(sock))
+    finally:
+        for sock in socks:
+            sock.close()
+    print(json.dumps({"opened": statuses[:count], "oneMore": statuses[count]}))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "get":
         get(int(sys.argv[2]), sys.argv[3])
     elif sys.argv[1] == "readers":
-        readers(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]))
+        readers(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), *sys.argv[5:6])
+    elif sys.argv[1] == "request":
+        request(int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:])
+    elif sys.argv[1] == "limit":
+        limit(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:
-        fuzz(int(sys.argv[2]), int(sys.argv[3]))
+        fuzz(int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:5])
