@@ -7,7 +7,7 @@ public enum HFR {
     /// Every subcommand, in the order `hfr --help` lists them.
     public static let commands: [any Command.Type] = [
         RecordCommand.self, ExportCommand.self, BatchCommand.self, ProbeCommand.self, DevicesCommand.self,
-        FormatsCommand.self, PreviewCommand.self, CompletionCommand.self, ManPagesCommand.self,
+        FormatsCommand.self, PreviewCommand.self, CompletionCommand.self, ManPagesCommand.self, SynopsesCommand.self,
     ]
 
     /// Commands under another (`hfr batch merge`): named "batch merge", chosen by their second word.
