@@ -38,17 +38,17 @@ public struct PreviewCommand: Command {
     let captureAPI: CaptureAPI
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
-        source = try RecordCommand.source(arguments)
+        source = try RecordCommand.source(arguments, of: Self.self)
         let fps = try arguments.value("fps", as: FrameRateChoice.self) ?? .max
-        let size = try RecordCommand.size(arguments)
+        let size = try RecordCommand.size(arguments, of: Self.self)
         var rate = Rational(240)
         if case .exactly(let r) = fps { rate = r }
         let frame = size ?? FrameSize(width: 1280, height: 720)
         let pixelFormat = arguments.value("pixel-format")
         camera = try RecordCommand.camera(
             for: source, fps: fps, size: size, pixelFormat: pixelFormat,
-            controls: RecordCommand.controls(arguments))
-        captureAPI = try RecordCommand.captureAPI(arguments, source: source)
+            controls: RecordCommand.controls(arguments, of: Self.self), of: Self.self)
+        captureAPI = try RecordCommand.captureAPI(arguments, source: source, of: Self.self)
         request = CaptureRequest(
             source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
             includesSourceAudio: false)

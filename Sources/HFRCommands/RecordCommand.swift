@@ -162,47 +162,53 @@ public struct RecordCommand: Command {
     }
 
     /// `--source test`, `--source lavfi:GRAPH`, `--device D`, or the first camera.
-    static func source(_ arguments: ParsedArguments) throws(HFRError) -> CaptureSource {
+    static func source(_ arguments: ParsedArguments, of command: any Command.Type = RecordCommand.self) throws(HFRError)
+        -> CaptureSource
+    {
         switch (arguments.value("source"), arguments.value("device")) {
         case ("test"?, nil): return .testPattern
         case (let s?, nil) where s.hasPrefix("lavfi:"):
             let graph = String(s.dropFirst("lavfi:".count))
             guard !graph.isEmpty else {
-                throw .usage("--source lavfi: needs a filter graph, e.g. lavfi:smptebars", of: RecordCommand.self)
+                throw .usage("--source lavfi: needs a filter graph, e.g. lavfi:smptebars", of: command)
             }
             return .filterGraph(graph)
         case (let s?, nil):
             throw .usage(
                 "unknown source '\(s)': the sources are 'test' (built in) and 'lavfi:GRAPH' (an FFmpeg filter graph)",
-                of: RecordCommand.self)
+                of: command)
         case (nil, let d?): return .device(path: d)
         case (nil, nil): return try firstCaptureDevice()
-        case (_?, _?): throw .usage("--source and --device exclude each other", of: RecordCommand.self)
+        case (_?, _?): throw .usage("--source and --device exclude each other", of: command)
         }
     }
 
     /// `--capture-api own|avdevice` (default own); only for a camera.
-    static func captureAPI(_ arguments: ParsedArguments, source: CaptureSource) throws(HFRError) -> CaptureAPI {
+    static func captureAPI(
+        _ arguments: ParsedArguments, source: CaptureSource, of command: any Command.Type = RecordCommand.self
+    ) throws(HFRError) -> CaptureAPI {
         guard let name = arguments.value("capture-api") else { return .own }
         guard let api = CaptureAPI(rawValue: name) else {
-            throw .usage("--capture-api must be own or avdevice, not '\(name)'", of: RecordCommand.self)
+            throw .usage("--capture-api must be own or avdevice, not '\(name)'", of: command)
         }
         if api == .avdevice, !source.isDevice {
             let given = source == .testPattern ? "test" : "lavfi:GRAPH"
             throw .usage(
-                "--capture-api avdevice needs a camera (--device), not --source \(given)", of: RecordCommand.self)
+                "--capture-api avdevice needs a camera (--device), not --source \(given)", of: command)
         }
         return api
     }
 
     /// `--size WxH` or `--height H` (a preset width), if either is given.
-    static func size(_ arguments: ParsedArguments) throws(HFRError) -> FrameSize? {
+    static func size(_ arguments: ParsedArguments, of command: any Command.Type = RecordCommand.self) throws(HFRError)
+        -> FrameSize?
+    {
         if arguments.value("size") != nil, arguments.value("height") != nil {
-            throw .usage("--size and --height exclude each other", of: RecordCommand.self)
+            throw .usage("--size and --height exclude each other", of: command)
         }
         var size = try arguments.value("size", as: FrameSize.self)
         if let h = try arguments.value("height", as: Int.self) {
-            guard h > 0 else { throw .usage("--height must be positive", of: RecordCommand.self) }
+            guard h > 0 else { throw .usage("--height must be positive", of: command) }
             size = .preset(height: h)
         }
         return size
@@ -248,12 +254,12 @@ public struct RecordCommand: Command {
     /// What to ask of a camera; nil for the test source (which refuses camera controls).
     static func camera(
         for source: CaptureSource, fps: FrameRateChoice, size: FrameSize?, pixelFormat: String?,
-        controls: CameraControls
+        controls: CameraControls, of command: any Command.Type = RecordCommand.self
     ) throws(HFRError) -> (request: ModeSelector.Request, controls: CameraControls)? {
         guard case .device = source else {
             if controls != CameraControls() {
                 throw .usage(
-                    "camera controls (--exposure, --gain, --control …) need a --device", of: RecordCommand.self)
+                    "camera controls (--exposure, --gain, --control …) need a --device", of: command)
             }
             return nil
         }
@@ -262,7 +268,7 @@ public struct RecordCommand: Command {
             guard let f = V4L2PixelFormat(name: pixelFormat) else {
                 throw .usage(
                     "unknown --pixel-format '\(pixelFormat)': a FourCC (NV12, YUYV, MJPG) or nv12, yuyv422…",
-                    of: RecordCommand.self)
+                    of: command)
             }
             format = f
         }
@@ -289,7 +295,9 @@ public struct RecordCommand: Command {
         return s
     }
 
-    static func controls(_ arguments: ParsedArguments) throws(HFRError) -> CameraControls {
+    static func controls(_ arguments: ParsedArguments, of command: any Command.Type = RecordCommand.self)
+        throws(HFRError) -> CameraControls
+    {
         var controls = CameraControls()
         controls.exposure = try arguments.value("exposure", as: ExposureChoice.self)?.setting
         controls.focus = try arguments.value("focus", as: ControlChoice.self)?.setting
@@ -297,7 +305,7 @@ public struct RecordCommand: Command {
         controls.gain = try arguments.value("gain", as: ControlChoice.self)?.setting
         for text in arguments.values("control") {
             guard let assignment = CameraControls.Assignment(argument: text) else {
-                throw .usage("invalid --control '\(text)': expected NAME=VALUE", of: RecordCommand.self)
+                throw .usage("invalid --control '\(text)': expected NAME=VALUE", of: command)
             }
             controls.named.append(assignment)
         }

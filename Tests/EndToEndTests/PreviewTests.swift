@@ -277,4 +277,21 @@ import Testing
             "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty)
     }
+
+    /// `hfr preview` parses its own options (some shared with `record`) and its errors print its own
+    /// usage, not `record`'s.
+    @Test(arguments: [
+        ["--source", "foo"], ["--source", "lavfi:"], ["--source", "test", "--capture-api", "avdevice"],
+        ["--source", "test", "--gain", "3"], ["--source", "test", "--fps", "abc"],
+        ["--source", "test", "--size", "1280x720", "--height", "720"], ["--source", "test", "--control", "x"],
+    ])
+    func badOptionsPrintPreviewsUsage(arguments: [String]) throws {
+        let r = try Tool.hfr(["preview"] + arguments)
+        #expect(r.status == 64, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].hasPrefix("Error: "), "\(r.stderr)")
+        #expect(lines.count == 3 && lines[1].hasPrefix("Usage: hfr preview "), "\(r.stderr)")
+        #expect(lines.last == "See 'hfr preview --help'", "\(r.stderr)")
+        #expect(!r.stderr.contains("record"), "\(r.stderr)")
+    }
 }
