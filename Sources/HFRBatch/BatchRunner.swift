@@ -1,6 +1,5 @@
 import Foundation
 import HFRMedia
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -53,7 +52,7 @@ public final class BatchRunner: Sendable {
 
     let jobs: [BatchJob]
     let settings: Settings
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Called as each job starts, from its worker (for a progress line naming the running jobs).
     let onStart: @Sendable (BatchJob) -> Void
     /// Called (serialized) as each job ends.
@@ -69,7 +68,7 @@ public final class BatchRunner: Sendable {
         self.onFinish = onFinish
         var initial = State(results: Array(repeating: nil, count: jobs.count))
         initial.tally.total = jobs.count
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// Runs every job (or until stopped); the results in job order, and whether it was stopped.

@@ -1,7 +1,6 @@
 import Foundation
 import HFRBatch
 import HFRMedia
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -32,7 +31,7 @@ final class BatchProgress: Sendable {
     private let total: Int
     private let totalBytes: Int64
     private let bytes: [String: Int64]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(jobs: [BatchJob], style: ProgressLine.Style = ProgressLine.style) {
         self.style = style
@@ -41,7 +40,7 @@ final class BatchProgress: Sendable {
         bytes = sizes
         totalBytes = jobs.reduce(0) { $0 + (sizes[$1.input] ?? 0) }
         total = jobs.count
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     /// On a terminal: draws the line now and redraws it every half second until `stop`.

@@ -12,7 +12,7 @@ final class RecordPreviewStatus: Sendable {
         var stats: RecordStats
         var started: Date
     }
-    private let live = Mutex<Live?>(nil)
+    private let live = Locked<Live?>(nil)
     /// The capture → encoder queue's depth at the last status tick.
     let queueDepth = Atomic<Int>(0)
 

@@ -1,6 +1,5 @@
 import Foundation
 import HFRMedia
-import Synchronization
 
 /// WSOLA time stretch, pitch kept: libavfilter's `atempo`, chained because one instance only
 /// covers tempos 0.5…100 (a 4× slow-down is `atempo=0.5,atempo=0.5`).
@@ -41,7 +40,7 @@ final class TimeDomainStretcher: AudioStretcher {
         shift = -(Int((Double(preroll) / speed).rounded()) + delay)
     }
 
-    private static let delays = Mutex<[String: Int]>([:])
+    private static let delays = Locked<[String: Int]>([:])
 
     /// Output samples by which `description` places sound late (positive) or early (negative),
     /// from the energy centroid of a 1 kHz burst (Gaussian, σ 10 ms) centred at 0.25 s.

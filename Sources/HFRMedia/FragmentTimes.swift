@@ -1,5 +1,4 @@
 import CFFmpeg
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -53,7 +52,7 @@ final class FragmentTimes {
 
     // MARK: - Reading the fragments
 
-    private static let cache = Mutex<[FileVersion: [UInt32: [Int: Int64]]]>([:])
+    private static let cache = Locked<[FileVersion: [UInt32: [Int: Int64]]]>([:])
 
     /// Track ID → (sample index → ticks) for the file at `path`.
     static func moves(path: String) -> [UInt32: [Int: Int64]] {

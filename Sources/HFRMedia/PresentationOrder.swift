@@ -1,5 +1,4 @@
 import CFFmpeg
-import Synchronization
 
 /// Where each frame of a raw H.264/HEVC stream with B-frames is shown: read (decode) order is not
 /// presentation order there, and the stream holds no times to say it. Found by decoding the stream
@@ -20,7 +19,7 @@ public struct PresentationOrder: Sendable, Equatable {
         delay = ranks.enumerated().map { $0.offset - Int($0.element) }.max() ?? 0
     }
 
-    private static let cache = Mutex<[FileVersion: PresentationOrder?]>([:])
+    private static let cache = Locked<[FileVersion: PresentationOrder?]>([:])
 
     /// The order of stream `stream`'s frames in the raw stream at `path` (H.264: nil when no slice
     /// is a B slice, read order is presentation order then), found the first time it is asked for.

@@ -8,7 +8,7 @@ import Synchronization
 public final class PreviewTap: Sendable {
     /// At most this many pictures a second are copied.
     public let maxFPS: Int
-    private let slot = Mutex<Frame?>(nil)
+    private let slot = Locked<Frame?>(nil)
     /// Monotonic µs of the last offer taken.
     private let lastOffer = Atomic<Int64>(Int64.min / 2)
     private let offeredCount = Atomic<Int>(0)

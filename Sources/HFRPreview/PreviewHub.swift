@@ -15,7 +15,7 @@ public final class PreviewHub: @unchecked Sendable {
     let status: @Sendable () -> [(String, JSONValue)]
     public let settings: PreviewSettings
     /// Monotonic µs of the last pictures published, for the preview's own fps.
-    private let times = Mutex<[Double]>([])
+    private let times = Locked<[Double]>([])
     private let clientCount = Atomic<Int>(0)
 
     public init(settings: PreviewSettings, status: @escaping @Sendable () -> [(String, JSONValue)]) {
