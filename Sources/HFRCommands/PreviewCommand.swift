@@ -18,7 +18,8 @@ public struct PreviewCommand: Command {
         The page binds 127.0.0.1:8080 unless --preview gives another [HOST:]PORT. On an address other
         than loopback every request needs a random token, printed once in the page's address
         (http://HOST:PORT/?token=...): without it the answer is 401. At most 16 streams are served at
-        once (a page holds two). Ctrl-C stops (exit 0). Exit codes: 0 ok, 64 usage, 69 device unavailable or the port in use, 1 other.
+        once (a page holds two). Ctrl-C stops (exit 0). Exit codes: 0 ok, 64 usage, 69 device
+        unavailable or the port in use, 1 other.
         """
     /// The mode, control and rotation options of `record` (one table: the same help, choices and
     /// completions), and where to serve.

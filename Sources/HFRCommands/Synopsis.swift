@@ -41,8 +41,7 @@ enum Synopsis {
         var i = 0
         while i < lines.count {
             defer { i += 1 }
-            guard lines[i].hasPrefix(marker), lines[i].hasSuffix(" -->") else { continue }
-            let name = String(lines[i].dropFirst(marker.count).dropLast(4))
+            guard let name = markerName(lines[i]) else { continue }
             guard let block = block(name) else {
                 unknown.append(name)
                 continue
@@ -63,8 +62,12 @@ enum Synopsis {
 
     /// The names of the marked blocks in `markdown`.
     static func markers(in markdown: String) -> [String] {
-        markdown.split(separator: "\n").filter { $0.hasPrefix(marker) && $0.hasSuffix(" -->") }.map {
-            String($0.dropFirst(marker.count).dropLast(4))
-        }
+        markdown.split(separator: "\n").compactMap(markerName)
+    }
+
+    /// NAME of a `<!-- synopsis: NAME -->` line; nil for any other line.
+    static func markerName(_ line: some StringProtocol) -> String? {
+        guard line.hasPrefix(marker), line.hasSuffix(" -->") else { return nil }
+        return String(line.dropFirst(marker.count).dropLast(4))
     }
 }

@@ -71,7 +71,7 @@ enum PreviewRoutes {
     static func declaresBody(_ connection: OpaquePointer) -> Bool {
         if hfr_mhd_header(connection, "Transfer-Encoding") != nil { return true }
         guard let length = hfr_mhd_header(connection, "Content-Length") else { return false }
-        return String(cString: length).trimmingCharacters(in: .whitespaces) != "0"
+        return (Int(String(cString: length).trimmingCharacters(in: .whitespaces)) ?? 1) > 0
     }
 
     /// A whole response from `body`.

@@ -17,8 +17,8 @@ public struct PreviewToken: Sendable, Equatable, CustomStringConvertible {
         }.joined()
     }
 
-    /// A given token (tests, and a future option); nil when it is not 16–128 URL-safe characters.
-    public init?(_ text: String) {
+    /// A given token (the unit tests' known one); nil when it is not 16–128 URL-safe characters.
+    init?(_ text: String) {
         let safe = text.utf8.allSatisfy { byte in
             (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
                 || byte == 95

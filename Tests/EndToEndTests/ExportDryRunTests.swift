@@ -88,9 +88,7 @@ import Testing
         ("mp4_h264_3aac_movtext2.mp4", ["--conform", "30"], "mp4"),
     ])
     func dryRunAgreesWithTheExportOnOtherToolsFiles(file: String, arguments: [String], ext: String) throws {
-        let corpus = ValidWorldCorpusTests.corpusDirectory
-        let made = try Tool.run(Fixtures.root.appendingPathComponent("scripts/make-corpus").path, [corpus])
-        try #require(made.status == 0, "scripts/make-corpus failed: \(made.stderr.suffix(2000))")
+        let corpus = try Self.corpus.get()
         let dir = try TemporaryDirectory()
         let input = corpus + "/" + file
         _ = try Self.compare(input: input, Case(name: file, arguments: arguments, ext: ext), in: dir)
@@ -101,6 +99,16 @@ import Testing
             return streams.compactMap { $0["codec_type"] as? String }.filter { $0 == "audio" || $0 == "subtitle" }
         }
         #expect(try tracks(dir.path("out.\(ext)")) == tracks(input), "\(file)")
+    }
+
+    /// The valid-world corpus' directory, made (or found complete) once per run.
+    static let corpus = Result { () throws -> String in
+        let directory = ValidWorldCorpusTests.corpusDirectory
+        let made = try Tool.run(Fixtures.root.appendingPathComponent("scripts/make-corpus").path, [directory])
+        guard made.status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: ["make-corpus": String(made.stderr.suffix(2000))])
+        }
+        return directory
     }
 
     /// Dry run and real export on `input` with `c`; checks that the dry run wrote nothing and that

@@ -10,8 +10,7 @@ import Testing
 
     @Test(.enabled(if: !isGuest, "this is the guest itself"))
     func deviceSuitePassesInsideTheGuest() throws {
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let repository = Fixtures.root
         let bundle = Tool.buildDirectory.appendingPathComponent("hfrPackageTests.xctest").path
         // Real time under emulation needs the optimised build: scripts/test makes it where
         // scripts/install does, so the install tests reuse it.
@@ -43,7 +42,7 @@ import Testing
         let count = summary.split(separator: " ").drop { $0 != "with" }.dropFirst().first.flatMap { Int($0) } ?? 0
         // Every device test the target declares ran (a parameterised test counts once, as the runner counts).
         let declared = try FileManager.default.contentsOfDirectory(
-            at: Fixtures.root.appendingPathComponent("Tests/DeviceTests"), includingPropertiesForKeys: nil
+            at: repository.appendingPathComponent("Tests/DeviceTests"), includingPropertiesForKeys: nil
         ).filter { $0.pathExtension == "swift" }.map {
             try String(contentsOf: $0, encoding: .utf8).components(separatedBy: "@Test").count - 1
         }.reduce(0, +)

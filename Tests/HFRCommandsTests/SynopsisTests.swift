@@ -48,13 +48,10 @@ import Testing
         }
     }
 
-    /// The man page's SYNOPSIS and each shell's completion name every option of the table.
+    /// The man page's SYNOPSIS, and each shell's completion made for that command alone, name every
+    /// option of the command's table.
     @Test func manPagesAndCompletionsNameEveryOption() {
         let commands = HFR.commands.filter { !$0.isHidden }
-        let scripts = [
-            BashCompletion.script(ShellCompletion.commands), ZshCompletion.script(ShellCompletion.commands),
-            FishCompletion.script(ShellCompletion.commands),
-        ]
         for command in commands + HFR.subcommands {
             let page = ManPage.command(command, all: commands)
             for spec in command.options {
@@ -63,10 +60,19 @@ import Testing
             }
         }
         for entry in ShellCompletion.commands {
+            let scripts = [
+                ("bash", BashCompletion.script([entry])), ("zsh", ZshCompletion.script([entry])),
+                ("fish", FishCompletion.script([entry])),
+            ]
+            // Whole words (`--json` is not found in `--json-report`); fish spells a long option `-l NAME`.
+            let words = scripts.map { (shell, script) in
+                (shell, Set(script.split { !($0.isLetter || $0.isNumber || $0 == "-") }.map(String.init)))
+            }
             for spec in entry.options {
                 if case .positional = spec.kind { continue }
-                for (shell, script) in zip(["bash", "zsh", "fish"], scripts) {
-                    #expect(script.contains(spec.name), "\(shell): \(entry.name) --\(spec.name)")
+                for (shell, found) in words {
+                    let spelled = shell == "fish" ? spec.name : "--" + spec.name
+                    #expect(found.contains(spelled), "\(shell): \(entry.name) --\(spec.name)")
                 }
             }
         }

@@ -120,6 +120,28 @@ def fuzz_requests(count, token=None):
     return kinds
 
 
+def first_line(sock):
+    """The bytes up to the first CRLF (or what came before the server closed, reset or went quiet)."""
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    return data
+
+
+def status_of(data):
+    """The status code of a response's first bytes; "closed" when there were none."""
+    if not data:
+        return "closed"
+    fields = data.split(b"\r\n")[0].split(b" ")
+    return fields[1].decode() if len(fields) > 1 and fields[0].startswith(b"HTTP/") else "other"
+
+
 def send_one(port, payload):
     sock = socket.create_connection((HOST, port), timeout=3)
     try:
@@ -127,20 +149,9 @@ def send_one(port, payload):
             sock.sendall(payload)
         except OSError:
             pass  # the server may stop reading an oversized request and answer or close
-        data = b""
-        while b"\r\n" not in data:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except (ConnectionResetError, socket.timeout):
-        return "closed" if not data else data.split(b"\r\n")[0].decode("latin-1")
+        return status_of(first_line(sock))
     finally:
         sock.close()
-    if not data:
-        return "closed"
-    fields = data.split(b"\r\n")[0].split(b" ")
-    return fields[1].decode() if len(fields) > 1 and fields[0].startswith(b"HTTP/") else "other"
 
 
 def fuzz(port, count, token=None):
@@ -191,17 +202,6 @@ def request(port, method, path, headers):
     sys.stdout.write(data.decode("utf-8", "replace").replace("\r\n", "\n"))
 
 
-def status_line(sock):
-    data = b""
-    while b"\r\n" not in data:
-        chunk = sock.recv(4096)
-        if not chunk:
-            break
-        data += chunk
-    fields = data.split(b"\r\n")[0].split(b" ")
-    return fields[1].decode() if len(fields) > 1 else "closed"
-
-
 def limit(port, count, token):
     socks = []
     statuses = []
@@ -211,7 +211,7 @@ def limit(port, count, token):
             sock = socket.create_connection((HOST, port), timeout=5)
             socks.append(sock)
             sock.sendall(f"GET {path}?token={token} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
-            statuses.append(status_line(sock))
+            statuses.append(status_of(first_line(sock)))
     finally:
         for sock in socks:
             sock.close()
