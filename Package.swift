@@ -62,12 +62,17 @@ let package = Package(
 
         // Fixtures, temporary directories and running tools (ffprobe, ffmpeg, the built hfr).
         .target(name: "HFRTestSupport", path: "Tests/HFRTestSupport"),
+        // The one CaptureSession suite: run on the host (test source, filter graph) and in the guest (vivid).
+        .target(
+            name: "CaptureSessionChecks", dependencies: ["HFRCapture", "HFRMedia"], path: "Tests/CaptureSessionChecks"),
         .testTarget(name: "HFRMediaTests", dependencies: ["HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRProbeTests", dependencies: ["HFRProbe", "HFRTestSupport"]),
         // HFRPipeline: the record pipeline driven by the scripted V4L2 driver.
-        .testTarget(name: "HFRCaptureTests", dependencies: ["HFRCapture", "HFRPipeline", "CV4L2"]),
+        .testTarget(
+            name: "HFRCaptureTests", dependencies: ["HFRCapture", "HFRPipeline", "CV4L2", "CaptureSessionChecks"]),
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
-        .testTarget(name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport"]),
+        .testTarget(
+            name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport", "HFRCapture", "CaptureSessionChecks"]),
         .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
         .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),

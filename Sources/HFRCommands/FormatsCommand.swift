@@ -46,22 +46,19 @@ public struct FormatsCommand: Command {
     static let noCameraHint = "formats needs one (connect a camera or give --device D; 'hfr devices' lists them)"
 
     public func run() throws(HFRError) {
-        let path: String
-        if let device {
-            path = try CameraSetup.path(for: device)
-        } else if case .device(let p) = try RecordCommand.firstCaptureDevice(hint: Self.noCameraHint) {
-            path = p
-        } else {
-            return
-        }
-        let device = try CameraSetup.open(path)
         let formats: [V4L2FormatModes]
         let controls: [V4L2Control]
-        do {
-            formats = try device.formatModes()
-            controls = listControls ? try device.controls() : []
+        let device: V4L2Device
+        do throws(CaptureError) {
+            device = try CaptureSession.openDevice(self.device)
+            do {
+                formats = try device.formatModes()
+                controls = listControls ? try device.controls() : []
+            } catch {
+                throw CaptureError.device(error)
+            }
         } catch {
-            throw CameraSetup.error(error)
+            throw .capture(error, of: Self.self, noCameraHint: Self.noCameraHint)
         }
         // Stepwise and continuous ranges are tried at the preset sizes, as record --fps max tries them.
         let modes = formats.map { $0.modes(device: device) }

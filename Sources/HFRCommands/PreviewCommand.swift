@@ -32,86 +32,50 @@ public struct PreviewCommand: Command {
         "white-balance", "gain", "control", "rotate",
     ]
 
-    let source: CaptureSource
-    let request: CaptureRequest
-    let camera: (request: ModeSelector.Request, controls: CameraControls)?
+    let capture: CaptureArguments
     let preview: PreviewSettings
-    let captureAPI: CaptureAPI
+
+    /// What `preview` says when there is no camera.
+    static let noCameraHint = "try --source test"
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
-        source = try RecordCommand.source(arguments, of: Self.self)
-        let fps = try arguments.value("fps", as: FrameRateChoice.self) ?? .max
-        let size = try RecordCommand.size(arguments, of: Self.self)
-        var rate = Rational(240)
-        if case .exactly(let r) = fps { rate = r }
-        let frame = size ?? FrameSize(width: 1280, height: 720)
-        let pixelFormat = arguments.value("pixel-format")
-        camera = try RecordCommand.camera(
-            for: source, fps: fps, size: size, pixelFormat: pixelFormat,
-            controls: RecordCommand.controls(arguments, of: Self.self), of: Self.self)
-        captureAPI = try RecordCommand.captureAPI(arguments, source: source, of: Self.self)
-        request = CaptureRequest(
-            source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
-            includesSourceAudio: false)
+        capture = try CaptureArguments(arguments, of: Self.self, noCameraHint: Self.noCameraHint)
         var preview = try PreviewStart.settings(arguments, of: Self.self, fallback: "8080")!
         preview.rotation = try RotateArgument.parse(arguments, output: "", of: Self.self) ?? 0
         self.preview = preview
     }
 
     public func run() throws(HFRError) {
-        let capture = PreviewCapture()
-        let (input, mode) = try open()
-        let sourceName = source.name
-        let session = try PreviewStart.start(preview) {
-            [("schema", .string("hfr.preview/1")), ("device", .string(sourceName))] + mode + capture.members()
+        let counts = PreviewCapture()
+        let session: CaptureSession
+        do {
+            let frame = capture.size ?? FrameSize(width: 1280, height: 720)
+            session = try CaptureSession.open(
+                capture.camera.map { .camera($0) }
+                    ?? .generated(capture.request(frame: frame, includesSourceAudio: false)))
+            try session.start()
+        } catch {
+            throw .capture(error, of: Self.self)
         }
-        StopSignal.install()
         defer { session.stop() }
+        let grant = session.granted
+        for warning in grant.warnings { Console.error("Warning: \(warning)\n") }
+        var members: [(String, JSONValue)] = [
+            ("schema", .string("hfr.preview/1")), ("device", .string(grant.source.name)),
+            ("mode", .string(grant.summary)),
+        ]
+        if grant.card != nil {
+            members.append(("controls", .object(grant.controls.map { ($0.key, .int($0.value)) })))
+        }
+        let server = try PreviewStart.start(preview) { [members] in members + counts.members() }
+        StopSignal.install()
+        defer { server.stop() }
         do {
-            try capture.run(input, into: session.tap) { StopSignal.isRequested }
+            try counts.run(session, into: server.tap) { StopSignal.isRequested }
         } catch let failure as V4L2Failure {
-            throw CameraSetup.error(failure)
+            throw .capture(.device(failure), of: Self.self)
         } catch {
-            throw HFRError("\(sourceName): \(error)", exitCode: .unavailable)
+            throw HFRError("\(grant.source.name): \(error)", exitCode: .unavailable)
         }
-    }
-
-    /// The source, started, and the members naming its granted mode (and read-back controls).
-    private func open() throws(HFRError) -> (any FrameSource, [(String, JSONValue)]) {
-        guard let camera, case .device(let spec) = source else {
-            do {
-                let input = try CaptureInput(request)
-                let mode =
-                    "\(input.videoWidth)x\(input.videoHeight) \(input.sourcePixelFormat ?? "?") at "
-                    + "\(ProbeText.rate(request.frameRate)) fps"
-                return (input, [("mode", .string(mode))])
-            } catch {
-                throw HFRError(
-                    "\(source.name): cannot make \(request.width)x\(request.height)\(source.graphNote) "
-                        + "(\(error.message))",
-                    exitCode: .usage, usageOf: Self.self)
-            }
-        }
-        let setup = try CameraSetup(
-            device: spec, request: camera.request, controls: camera.controls, api: captureAPI)
-        for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
-        let m = setup.choice.mode
-        let mode = "\(m.width)x\(m.height) \(m.format.fourCC) at \(ProbeText.rate(setup.choice.rate)) fps"
-        let controls = Self.readBack(setup.device, asked: camera.controls)
-        do {
-            try setup.capture?.start()
-        } catch {
-            throw CameraSetup.error(error)
-        }
-        return (setup.source, [("mode", .string(mode)), ("controls", .object(controls))])
-    }
-
-    /// The controls the options touch (and gain, exposure, focus, white balance) as the driver reads them.
-    static func readBack(_ device: V4L2Device, asked: CameraControls) -> [(String, JSONValue)] {
-        let named = Set(asked.named.map(\.key))
-        let families = ["gain", "exposure", "focus", "white_balance"]
-        guard let all = try? device.controls() else { return [] }
-        return all.filter { c in c.isSimple && (named.contains(c.key) || families.contains { c.key.contains($0) }) }
-            .compactMap { c in (try? device.value(of: c)).map { (c.key, .int(Int64(Int($0)))) } }
     }
 }

@@ -114,8 +114,8 @@ public struct RecordCommand: Command {
     let settings: RecordSettings
     let json: Bool
     let force: Bool
-    /// For a camera: what to ask of it.
-    let camera: (request: ModeSelector.Request, controls: CameraControls)?
+    /// For a camera: what to ask of it (the device, mode, controls and capture code).
+    let camera: CaptureSession.CameraRequest?
     let layersOption: Int?
     let bitrateOption: Int?
     /// `--preview`: where to serve the live page.
@@ -124,15 +124,12 @@ public struct RecordCommand: Command {
     let captureAPI: CaptureAPI
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
-        let source = try Self.source(arguments)
-        let fps = try arguments.value("fps", as: FrameRateChoice.self) ?? .max
-        let size = try Self.size(arguments)
-        var rate = Rational(240)
-        if case .exactly(let r) = fps { rate = r }
+        let capture = try CaptureArguments(arguments, of: Self.self, noCameraHint: Self.noCameraHint)
+        let rate = capture.rate
         guard rate <= Rational(1000) else {
             throw .usage("--fps \(rate.compactDescription) is above 1000", of: RecordCommand.self)
         }
-        let frame = try Self.checked(size ?? FrameSize(width: 1280, height: 720))
+        let frame = try Self.checked(capture.size ?? FrameSize(width: 1280, height: 720))
         layersOption = try arguments.value("layers", as: Int.self)
         let layers = layersOption ?? RecordSettings.defaultLayers(for: rate)
         guard (1...4).contains(layers) else { throw .usage("--layers must be 1 to 4", of: RecordCommand.self) }
@@ -141,14 +138,10 @@ public struct RecordCommand: Command {
         let (includesAudio, audioDevice) = Self.audio(arguments)
         bitrateOption = try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
         let output = arguments.positional("OUTPUT") ?? RecordCommand.defaultOutputName()
-        let pixelFormat = arguments.value("pixel-format")
-        camera = try Self.camera(
-            for: source, fps: fps, size: size, pixelFormat: pixelFormat, controls: Self.controls(arguments))
-        captureAPI = try Self.captureAPI(arguments, source: source)
+        captureAPI = capture.api
+        camera = capture.camera
         var settings = RecordSettings(
-            capture: CaptureRequest(
-                source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
-                includesSourceAudio: includesAudio),
+            capture: capture.request(frame: frame, includesSourceAudio: includesAudio),
             output: output, temporalLayers: layers, bitrate: 0, keyframeInterval: 0, encoderThreads: 1,
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
@@ -159,59 +152,6 @@ public struct RecordCommand: Command {
         var preview = try PreviewStart.settings(arguments, of: Self.self)
         preview?.rotation = settings.rotation
         self.preview = preview
-    }
-
-    /// `--source test`, `--source lavfi:GRAPH`, `--device D`, or the first camera.
-    static func source(_ arguments: ParsedArguments, of command: any Command.Type = RecordCommand.self) throws(HFRError)
-        -> CaptureSource
-    {
-        switch (arguments.value("source"), arguments.value("device")) {
-        case ("test"?, nil): return .testPattern
-        case (let s?, nil) where s.hasPrefix("lavfi:"):
-            let graph = String(s.dropFirst("lavfi:".count))
-            guard !graph.isEmpty else {
-                throw .usage("--source lavfi: needs a filter graph, e.g. lavfi:smptebars", of: command)
-            }
-            return .filterGraph(graph)
-        case (let s?, nil):
-            throw .usage(
-                "unknown source '\(s)': the sources are 'test' (built in) and 'lavfi:GRAPH' (an FFmpeg filter graph)",
-                of: command)
-        case (nil, let d?): return .device(path: d)
-        case (nil, nil): return try firstCaptureDevice()
-        case (_?, _?): throw .usage("--source and --device exclude each other", of: command)
-        }
-    }
-
-    /// `--capture-api own|avdevice` (default own); only for a camera.
-    static func captureAPI(
-        _ arguments: ParsedArguments, source: CaptureSource, of command: any Command.Type = RecordCommand.self
-    ) throws(HFRError) -> CaptureAPI {
-        guard let name = arguments.value("capture-api") else { return .own }
-        guard let api = CaptureAPI(rawValue: name) else {
-            throw .usage("--capture-api must be own or avdevice, not '\(name)'", of: command)
-        }
-        if api == .avdevice, !source.isDevice {
-            let given = source == .testPattern ? "test" : "lavfi:GRAPH"
-            throw .usage(
-                "--capture-api avdevice needs a camera (--device), not --source \(given)", of: command)
-        }
-        return api
-    }
-
-    /// `--size WxH` or `--height H` (a preset width), if either is given.
-    static func size(_ arguments: ParsedArguments, of command: any Command.Type = RecordCommand.self) throws(HFRError)
-        -> FrameSize?
-    {
-        if arguments.value("size") != nil, arguments.value("height") != nil {
-            throw .usage("--size and --height exclude each other", of: command)
-        }
-        var size = try arguments.value("size", as: FrameSize.self)
-        if let h = try arguments.value("height", as: Int.self) {
-            guard h > 0 else { throw .usage("--height must be positive", of: command) }
-            size = .preset(height: h)
-        }
-        return size
     }
 
     /// `frame` if the encoder can take it (`H264Limits`: even sides, at most level 5.2's 36864 macroblocks).
@@ -251,31 +191,6 @@ public struct RecordCommand: Command {
         }
     }
 
-    /// What to ask of a camera; nil for the test source (which refuses camera controls).
-    static func camera(
-        for source: CaptureSource, fps: FrameRateChoice, size: FrameSize?, pixelFormat: String?,
-        controls: CameraControls, of command: any Command.Type = RecordCommand.self
-    ) throws(HFRError) -> (request: ModeSelector.Request, controls: CameraControls)? {
-        guard case .device = source else {
-            if controls != CameraControls() {
-                throw .usage(
-                    "camera controls (--exposure, --gain, --control …) need a --device", of: command)
-            }
-            return nil
-        }
-        var format: V4L2PixelFormat?
-        if let pixelFormat {
-            guard let f = V4L2PixelFormat(name: pixelFormat) else {
-                throw .usage(
-                    "unknown --pixel-format '\(pixelFormat)': a FourCC (NV12, YUYV, MJPG) or nv12, yuyv422…",
-                    of: command)
-            }
-            format = f
-        }
-        let rate: Rational? = if case .exactly(let r) = fps { r } else { nil }
-        return (ModeSelector.Request(rate: rate, size: size.map { ($0.width, $0.height) }, format: format), controls)
-    }
-
     /// The settings for the mode finally recorded: layers, bitrate, key-frame interval and
     /// threads follow from the size and rate.
     func settings(width: Int, height: Int, rate: Rational, pixelFormat: String?) -> RecordSettings {
@@ -295,23 +210,6 @@ public struct RecordCommand: Command {
         return s
     }
 
-    static func controls(_ arguments: ParsedArguments, of command: any Command.Type = RecordCommand.self)
-        throws(HFRError) -> CameraControls
-    {
-        var controls = CameraControls()
-        controls.exposure = try arguments.value("exposure", as: ExposureChoice.self)?.setting
-        controls.focus = try arguments.value("focus", as: ControlChoice.self)?.setting
-        controls.whiteBalance = try arguments.value("white-balance", as: ControlChoice.self)?.setting
-        controls.gain = try arguments.value("gain", as: ControlChoice.self)?.setting
-        for text in arguments.values("control") {
-            guard let assignment = CameraControls.Assignment(argument: text) else {
-                throw .usage("invalid --control '\(text)': expected NAME=VALUE", of: command)
-            }
-            controls.named.append(assignment)
-        }
-        return controls
-    }
-
     public func run() throws(HFRError) {
         var settings = self.settings
         // Before the camera opens: an .avi would otherwise record, then fail at the end.
@@ -319,26 +217,17 @@ public struct RecordCommand: Command {
         // Before the camera and the output: a port in use leaves nothing behind.
         let live = RecordPreviewStatus()
         let previewSession = try preview.map { p throws(HFRError) in try PreviewStart.start(p) { live.members() } }
-        var setup: CameraSetup?
-        if let camera, case .device(let spec) = settings.capture.source {
-            let opened = try openCamera(spec, camera)
-            settings = opened.settings
-            setup = opened.setup
-        } else {
-            settings = self.settings(
-                width: settings.capture.width, height: settings.capture.height, rate: settings.capture.frameRate,
-                pixelFormat: settings.capture.pixelFormat)
-        }
+        let session = try openSession(settings)
+        defer { session.stop() }
+        settings = try self.settings(for: session)
         try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-        let progress = RecordProgress(settings: settings, camera: setup?.device.capabilities.card)
+        let progress = RecordProgress(settings: settings, camera: session.granted.card)
         progress.prepareSignalMessages()
         // A second signal while finishing: the half-written final file goes, the partial one stays.
         StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
-        // hfr's own capture starts in the pipeline; libavdevice's is open (streaming) already.
-        let pipeline = RecordPipeline(
-            settings: settings, camera: setup?.capture, preview: previewSession?.tap,
-            source: setup?.capture == nil ? setup?.source : nil)
+        // The session starts streaming in the pipeline, after the audio device opened.
+        let pipeline = RecordPipeline(settings: settings, session: session, preview: previewSession?.tap)
         live.attach(settings: settings, stats: pipeline.stats)
         defer { previewSession?.stop() }
         let showsStatus = settings.showsStatus
@@ -366,37 +255,34 @@ public struct RecordCommand: Command {
     }
 
     /// Opens the camera in the mode chosen for the request — before the output exists, so a device
-    /// that cannot do the mode leaves nothing behind — and the settings for that mode.
-    private func openCamera(_ spec: String, _ camera: (request: ModeSelector.Request, controls: CameraControls))
-        throws(HFRError) -> (settings: RecordSettings, setup: CameraSetup)
-    {
-        let setup = try CameraSetup(device: spec, request: camera.request, controls: camera.controls, api: captureAPI)
-        let choice = setup.choice
-        try Self.encodable(choice.mode.width, choice.mode.height, device: setup.device.path)
+    /// that cannot do the mode leaves nothing behind — or prepares the generated source.
+    private func openSession(_ settings: RecordSettings) throws(HFRError) -> CaptureSession {
+        do {
+            return try CaptureSession.open(camera.map { .camera($0) } ?? .generated(settings.capture))
+        } catch {
+            throw .capture(error, of: Self.self)
+        }
+    }
+
+    /// The settings for the mode the session was granted (a camera's, with its notes printed).
+    private func settings(for session: CaptureSession) throws(HFRError) -> RecordSettings {
+        let grant = session.granted
         var settings = self.settings(
-            width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
-            pixelFormat: choice.mode.format.fourCC)
-        settings.capture.source = .device(path: setup.device.path)
-        if camera.request.rate == nil, choice.rate <= Rational(30) {
+            width: grant.width, height: grant.height, rate: grant.rate,
+            pixelFormat: camera == nil ? self.settings.capture.pixelFormat : grant.pixelFormat)
+        guard let camera, case .device(let path) = grant.source else { return settings }
+        try Self.encodable(grant.width, grant.height, device: path)
+        settings.capture.source = grant.source
+        if camera.mode.rate == nil, grant.rate <= Rational(30) {
             Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
         }
-        for warning in setup.warnings { Console.error("Warning: \(warning)\n") }
-        return (settings, setup)
+        for warning in grant.warnings { Console.error("Warning: \(warning)\n") }
+        return settings
     }
 
     static func defaultOutputName() -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         return "hfr-\(formatter.string(from: Date())).mp4"
-    }
-
-    /// The first V4L2 capture node, or a clear error ending in `hint` (record's: the test source).
-    static func firstCaptureDevice(hint: String = noCameraHint) throws(HFRError) -> CaptureSource {
-        let nodes = DeviceCatalog.videoNodes()
-        if let first = nodes.first(where: \.canCapture) { return .device(path: first.path) }
-        if let unopenable = nodes.first(where: { $0.failure != nil }) {
-            throw CameraSetup.error(unopenable.failure!)
-        }
-        throw HFRError("no camera found (no video capture device in /dev); \(hint)", exitCode: .unavailable)
     }
 }

@@ -86,24 +86,8 @@ enum RecordStatus {
     static func error(for failure: RecordFailure, settings: RecordSettings) -> HFRError {
         let source = settings.capture.source.name
         switch failure {
-        case .source(let f):
-            if !settings.capture.source.isDevice {
-                return HFRError(
-                    "\(source): cannot make \(settings.capture.width)x\(settings.capture.height) at "
-                        + "\(settings.capture.frameRate.compactDescription) fps\(settings.capture.source.graphNote) "
-                        + "(\(f.message))", exitCode: .usage,
-                    usageOf: RecordCommand.self)
-            }
-            let cause: String
-            switch f.errno {
-            case ENOENT?: cause = "no such device"
-            case EBUSY?: cause = "busy (another program is using it)"
-            case EACCES?, EPERM?: cause = "permission denied (are you in the 'video' group?)"
-            case ENOTTY?, ENODEV?, EINVAL?:
-                cause = "not a video capture device, or it cannot do this mode (\(f.message))"
-            default: cause = f.description
-            }
-            return HFRError("\(source): \(cause)", exitCode: .unavailable)
+        case .capture(let error):
+            return .capture(error, of: RecordCommand.self)
         case .audioDevice(let name, let f):
             let cause: String
             switch f.errno {
@@ -113,8 +97,6 @@ enum RecordStatus {
             default: cause = f.description
             }
             return HFRError("\(name): \(cause)", exitCode: .unavailable)
-        case .mismatch(let text):
-            return HFRError("\(source): \(text)", exitCode: .unavailable)
         case .encoder(let text):
             return HFRError("\(settings.output): encoder failed: \(text)", exitCode: .failure)
         case .write(let f, let report):
@@ -125,12 +107,10 @@ enum RecordStatus {
                     "\(cause); kept the \(report.framesEncoded) frames captured as a fragmented MP4")
             }
             return .io(settings.output, cause)
-        case .device(let f):
-            return CameraSetup.error(f)
         case .sourceLost(let f, let report):
             let cause: String
             switch f {
-            case let v as V4L2Failure: cause = CameraSetup.cause(v)
+            case let v as V4L2Failure: cause = v.explanation
             case let a as AVFailure: cause = a.message
             default: cause = "\(f)"
             }
@@ -146,7 +126,7 @@ enum RecordStatus {
     static func nothingRecorded(_ reason: StopReason, cause: (any Error)?, source: String, output: String) -> HFRError {
         let text: String
         switch cause {
-        case let v as V4L2Failure: text = CameraSetup.cause(v)
+        case let v as V4L2Failure: text = v.explanation
         case let a as AVFailure: text = a.message
         case let other?: text = "\(other)"
         case nil where reason == .signal:

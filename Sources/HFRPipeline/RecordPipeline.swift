@@ -11,24 +11,17 @@ import Synchronization
 /// crash-safe recording is finalized into the output.
 public final class RecordPipeline: Sendable {
     let settings: RecordSettings
-    /// A configured V4L2 camera (mode set, controls applied); nil for libavdevice sources.
-    let camera: V4L2Capture?
+    /// The capture, opened (a camera's mode set and controls applied); started by `run`.
+    let session: CaptureSession
     public let stats = RecordStats()
     /// A live preview's mailbox (`hfr record --preview`), if there is one.
     let preview: PreviewTap?
     private let stopRequested = Atomic<Bool>(false)
 
-    /// A source the command already opened (a camera through libavdevice), used instead of opening one.
-    let openedSource: (any FrameSource)?
-
-    public init(
-        settings: RecordSettings, camera: V4L2Capture? = nil, preview: PreviewTap? = nil,
-        source: (any FrameSource)? = nil
-    ) {
+    public init(settings: RecordSettings, session: CaptureSession, preview: PreviewTap? = nil) {
         self.settings = settings
-        self.camera = camera
+        self.session = session
         self.preview = preview
-        openedSource = source
     }
 
     /// Asks the pipeline to stop cleanly (as Ctrl-C does).
@@ -45,7 +38,7 @@ public final class RecordPipeline: Sendable {
         do throws(EncoderFailure) {
             video = try VideoEncodeStage(
                 settings: settings, inputTimeBase: input.videoTimeBase, stats: stats,
-                isFullRange: camera?.isJPEG == true)
+                isFullRange: session.isJPEG)
             audio = try audioStream.map { a throws(EncoderFailure) in
                 try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
             }
@@ -103,7 +96,7 @@ public final class RecordPipeline: Sendable {
         return report
     }
 
-    /// Opens the audio device (if any) and then the video source, and checks the picture size.
+    /// Opens the audio device (if any) and then starts the capture session.
     private func openSources() throws(RecordFailure) -> (any FrameSource, AudioCaptureInput?) {
         // The audio device first: the video source's clock starts when it opens, and frames held
         // back while something else opened would then arrive in one burst.
@@ -113,30 +106,12 @@ public final class RecordPipeline: Sendable {
         } catch {
             throw .audioDevice(settings.audioDevice!.description, error)
         }
-        let input: any FrameSource
-        if let camera {
-            do {
-                try camera.start()
-            } catch {
-                throw .device(error)
-            }
-            input = camera
-        } else if let openedSource {
-            input = openedSource
-        } else {
-            do {
-                input = try CaptureInput(settings.capture)
-            } catch {
-                throw .source(error)
-            }
+        do {
+            try session.start()
+        } catch {
+            throw .capture(error)
         }
-        let request = settings.capture
-        guard input.videoWidth == request.width, input.videoHeight == request.height else {
-            throw .mismatch(
-                "asked for \(request.width)x\(request.height), the source delivers \(input.videoWidth)x\(input.videoHeight)"
-            )
-        }
-        return (input, audioDevice)
+        return (session, audioDevice)
     }
 
     /// The crash-safe fragmented file the mux stage writes while recording.
@@ -167,13 +142,12 @@ public final class RecordPipeline: Sendable {
         audio: sending AudioEncodeStage?, writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?
     ) -> StagesOutcome {
         // An MJPEG camera's pictures are decoded by their own stage, off the capture thread.
-        let decode = camera.flatMap {
-            $0.isJPEG
-                ? JPEGDecodeStage(
-                    width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview)
-                : nil
-        }
-        camera?.deliversJPEG = decode != nil
+        let decode =
+            session.isJPEG
+            ? JPEGDecodeStage(
+                width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview)
+            : nil
+        session.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
         let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
         let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }

@@ -38,18 +38,15 @@ public struct RecordReport: Sendable {
 
 /// Why a recording could not be made or completed.
 public enum RecordFailure: Error, Sendable {
-    /// The source could not be opened or configured.
-    case source(AVFailure)
-    /// The source granted something other than what was asked.
-    case mismatch(String)
+    /// The capture session could not start (STREAMON refused, a filter graph that makes no
+    /// picture, another size than asked).
+    case capture(CaptureError)
     /// An encoder (or setting up the file it feeds) failed.
     case encoder(EncoderFailure)
     /// Writing failed (disk full …); `kept` frames are in the output as a fragmented MP4.
     case write(AVFailure, report: RecordReport?)
     /// The audio device could not be opened.
     case audioDevice(String, AVFailure)
-    /// A V4L2 camera could not be started (STREAMON refused, no buffers, …).
-    case device(V4L2Failure)
     /// The source failed mid-way (unplugged …); what was captured was finalized.
     case sourceLost(any Error, report: RecordReport)
     /// The recording ended before its first frame (for `reason`; `cause`: the source's failure,

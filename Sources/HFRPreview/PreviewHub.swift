@@ -5,12 +5,14 @@ import Synchronization
 /// What the server's client threads share: the latest JPEG (each client reads it when it is ready
 /// for a frame, so a slow client skips frames and holds at most one), the live status, and the
 /// closing signal that ends every stream.
-public final class PreviewHub: @unchecked Sendable {
-    /// Guards `jpeg`, `sequence` and `closed`; signalled on each new picture and on close.
-    private let condition = NSCondition()
-    private var jpeg: [UInt8] = []
-    private var sequence = 0
-    private var closed = false
+public final class PreviewHub: Sendable {
+    /// The latest picture, its number, and whether the hub is closed: waited on by every client.
+    private let shared = Locked(Shared())
+    struct Shared {
+        var jpeg: [UInt8] = []
+        var sequence = 0
+        var closed = false
+    }
     /// The live members of `/status` (the recording's or the camera's), rendered on each request.
     let status: @Sendable () -> [(String, JSONValue)]
     public let settings: PreviewSettings
@@ -30,43 +32,26 @@ public final class PreviewHub: @unchecked Sendable {
             t.append(now)
             t.removeAll { $0 < now - 2 }
         }
-        condition.lock()
-        jpeg = image
-        sequence += 1
-        condition.broadcast()
-        condition.unlock()
+        shared.withLock { s in
+            s.jpeg = image
+            s.sequence += 1
+        }
     }
 
     /// Waits for a picture newer than `after`; nil once the hub is closed.
     func picture(after seen: Int) -> (sequence: Int, jpeg: [UInt8])? {
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed && sequence <= seen { _ = condition.wait(until: Date().addingTimeInterval(0.5)) }
-        return closed ? nil : (sequence, jpeg)
+        shared.withLock(when: { $0.closed || $0.sequence > seen }) { s in s.closed ? nil : (s.sequence, s.jpeg) }
     }
 
     /// Waits `seconds` (less if the hub closes); false once closed.
     func pause(_ seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !closed && Date() < deadline { _ = condition.wait(until: deadline) }
-        return !closed
+        !shared.withLock(when: \.closed, timeout: seconds) { $0.closed }
     }
 
     /// Ends every stream (their clients see the end of the response).
-    public func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    public func close() { shared.withLock { $0.closed = true } }
 
-    public var isClosed: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return closed
-    }
+    public var isClosed: Bool { shared.withLock { $0.closed } }
 
     /// Pictures published per second over the last two seconds.
     public var fps: Double {

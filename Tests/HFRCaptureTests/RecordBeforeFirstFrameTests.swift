@@ -21,7 +21,7 @@ import Testing
                 pixelFormat: "YU12", includesSourceAudio: false),
             output: output, temporalLayers: 2, bitrate: 200_000, keyframeInterval: 60, encoderThreads: 1,
             duration: nil, frameLimit: nil, lateFrames: .queue, queueCapacity: 16, showsStatus: false)
-        return RecordPipeline(settings: settings, camera: camera)
+        return RecordPipeline(settings: settings, session: .wrapping(camera))
     }
 
     /// A fresh directory for one recording; its path.
