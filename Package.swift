@@ -37,6 +37,9 @@ let package = Package(
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
         .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "HFRInterpolation", "CRubberBand"]),
+        // SoundTouch's WSOLA time stretch (Debian libsoundtouch-dev, a C++ library) behind a C interface:
+        // the time-domain audio mode.
+        .target(name: "CSoundTouch", linkerSettings: [.linkedLibrary("SoundTouch")]),
         // Frame interpolation on OpenCV (Debian libopencv-video-dev: DIS optical flow, remap) behind a
         // C interface. Debian ships no opencv4.pc for the video module alone: the flags are spelled out.
         .target(
@@ -78,7 +81,7 @@ let package = Package(
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
-        .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CV4L2"]),
+        .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CSoundTouch", "CV4L2"]),
         // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.
         .testTarget(
             name: "EndToEndTests", dependencies: ["hfr", "HFRTestSupport"],

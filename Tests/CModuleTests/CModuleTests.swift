@@ -1,5 +1,6 @@
 import COpenH264
 import CRubberBand
+import CSoundTouch
 import CV4L2
 import Testing
 
@@ -21,6 +22,24 @@ import Testing
         #expect(state != nil)
         #expect(rubberband_get_time_ratio(state) == 4.0)
         rubberband_delete(state)
+    }
+
+    /// Debian's SoundTouch behind the C interface: 0.1 s of stereo at tempo 0.25 comes out four
+    /// times as long (SoundTouch counts its own output), and a channel count it refuses gives NULL.
+    @Test func soundTouchStretchesToItsTempo() throws {
+        #expect(String(cString: hfr_time_stretch_version()).hasPrefix("2."))
+        var settings = hfr_time_stretch_settings(sequence_ms: 10, seek_window_ms: 5, overlap_ms: 4)
+        #expect(hfr_time_stretch_create(48000, 17, 0.25, &settings) == nil)
+        let stretch = try #require(hfr_time_stretch_create(48000, 2, 0.25, &settings))
+        defer { hfr_time_stretch_destroy(stretch) }
+        // A triangle wave, the same on both channels.
+        let input = (0..<4800 * 2).map { i -> Float in Float(abs((i / 2) % 100 - 50)) / 50 - 0.5 }
+        #expect(hfr_time_stretch_put(stretch, input, 4800) == 0)
+        #expect(hfr_time_stretch_flush(stretch) == 0)
+        var output = [Float](repeating: 0, count: 4096 * 2)
+        var frames = 0
+        while case let got = Int(hfr_time_stretch_receive(stretch, &output, 4096)), got > 0 { frames += got }
+        #expect(frames == 4 * 4800)
     }
 
     @Test func v4l2RequestCodesAndFourCCsMatchTheKernelABI() {

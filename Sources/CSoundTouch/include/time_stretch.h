@@ -1,0 +1,47 @@
+// SoundTouch's WSOLA time stretch (tempo changed, pitch kept) behind a plain C interface, so Swift
+// never sees a C++ type or exception. Samples are 32-bit float, channels interleaved.
+#ifndef HFR_TIME_STRETCH_H
+#define HFR_TIME_STRETCH_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// SoundTouch's WSOLA windows, in milliseconds: each output sequence is a piece of the input
+/// `sequence_ms` long, placed where it best matches within `seek_window_ms`, cross-faded over
+/// `overlap_ms` with the previous one.
+typedef struct hfr_time_stretch_settings {
+    int sequence_ms;
+    int seek_window_ms;
+    int overlap_ms;
+} hfr_time_stretch_settings;
+
+typedef struct hfr_time_stretch hfr_time_stretch;
+
+/// A stretcher playing its input at `tempo` (0.25: four times longer); NULL when SoundTouch refuses
+/// the rate, channel count (1–16) or settings.
+hfr_time_stretch *hfr_time_stretch_create(int sample_rate, int channels, double tempo,
+                                          const hfr_time_stretch_settings *settings);
+void hfr_time_stretch_destroy(hfr_time_stretch *stretch);
+
+/// Adds `frames` interleaved frames. 0, or -1 with `hfr_time_stretch_error` set.
+int hfr_time_stretch_put(hfr_time_stretch *stretch, const float *samples, int frames);
+
+/// Ends the input: what is still inside comes out, SoundTouch padding it with silence.
+/// 0, or -1 with `hfr_time_stretch_error` set.
+int hfr_time_stretch_flush(hfr_time_stretch *stretch);
+
+/// Takes up to `max_frames` ready frames into `samples`; the number taken (0 when none is ready).
+int hfr_time_stretch_receive(hfr_time_stretch *stretch, float *samples, int max_frames);
+
+/// The last failure's message (valid until the next call on `stretch`).
+const char *hfr_time_stretch_error(const hfr_time_stretch *stretch);
+
+/// SoundTouch's version, e.g. "2.3.2".
+const char *hfr_time_stretch_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
