@@ -43,9 +43,10 @@ final class AudioOutput {
         }
     }
 
-    /// Spectral stretching studies the whole track before the first sample is written.
+    /// Before the first sample is written: the retimer finds the onsets (and spectral opens its
+    /// study reader).
     func prepare(input path: String) throws(ExportFailure) {
-        if case .retime(let retimer) = mode { try retimer.study(path: path, streamIndex: info.index) }
+        if case .retime(let retimer) = mode { try retimer.prepare(path: path, streamIndex: info.index) }
     }
 
     /// Copies or retimes one source packet.

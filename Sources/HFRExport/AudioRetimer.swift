@@ -1,22 +1,11 @@
 import HFRMedia
 
 /// Makes the output's audio: decodes the source track, lines it up with the video's source time,
-/// stretches each segment of the time map to exactly the samples its output span holds, and encodes.
-///
-/// Each segment has its own stretcher, and its output is cut or padded to exactly
-/// round(map(b)·R) − round(map(a)·R) samples for source span [a, b): A/V sync cannot drift across
-/// ramp boundaries. (One Rubber Band instance with a key-frame map for the whole ramp was tried:
-/// it eases into a new ratio and placed sound up to 32 ms early just after a boundary.)
+/// stretches each piece of the time map (see `AudioPiece`) with a stretcher of its own to exactly
+/// the samples its output span holds, and encodes. (One Rubber Band instance with a key-frame map
+/// for the whole ramp was tried: it eases into a new ratio and placed sound up to 32 ms early just
+/// after a boundary.)
 final class AudioRetimer {
-    /// A stretch of source samples that becomes `outputCount` output samples with one stretcher.
-    struct Piece {
-        var sourceStart: Int64
-        var sourceEnd: Int64
-        var outputStart: Int64
-        var outputCount: Int64
-        var speed: Rational
-    }
-
     let algorithm: ExportSettings.AudioAlgorithm
     let sampleRate: Int
     let channels: Int
@@ -25,14 +14,19 @@ final class AudioRetimer {
     private let decoder: Decoder
     private let frames: AudioFrames
     private var aligner: AudioAligner
-    private let pieces: [Piece]
+    private let plan: ExportPlan
+    private var pieces: [AudioPiece]
     private var pieceIndex = 0
-    private var stretchers: [AudioStretcher?]
+    /// The current piece's stretcher, made when its first sample arrives.
+    private var stretcher: AudioStretcher?
     private var produced: Int64 = 0
     private let decoded: Frame
+    /// Spectral: reads the track ahead of the export, each piece's samples for Rubber Band's study
+    /// just before the piece is stretched (so only one piece's Rubber Band instances are alive).
+    private var studyReader: TimelineAudioReader?
 
     /// Key frames per second of source audio in each spectral stretcher's map: they pin the exact
-    /// linear map inside a segment, since Rubber Band's offline stretch otherwise spreads the ratio
+    /// linear map inside a piece, since Rubber Band's offline stretch otherwise spreads the ratio
     /// unevenly (less over onsets, more over steady sound).
     static let keyFramesPerSecond: Int64 = 10
 
@@ -68,83 +62,76 @@ final class AudioRetimer {
             throw .processing("audio: \(error)")
         }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels)
-        let r = Rational(Int64(sampleRate))
-        let base = plan.map.outputTime(at: plan.start)
-        func sourceSample(_ t: Rational) -> Int64 { ((t - plan.start) * r).rounded() }
-        func outputSample(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - base) * r).rounded() }
-        var pieces: [Piece] = []
-        for s in plan.map.segments {
-            let start = max(s.start, plan.start)
-            let end = min(s.end ?? plan.end, plan.end)
-            guard end > start else { continue }
-            let out = outputSample(start)
-            pieces.append(
-                Piece(
-                    sourceStart: sourceSample(start), sourceEnd: sourceSample(end), outputStart: out,
-                    outputCount: outputSample(end) - out, speed: s.speed))
-        }
+        self.plan = plan
+        let pieces = AudioPiece.segments(of: plan, sampleRate: sampleRate)
         self.pieces = pieces
         outputSamples = pieces.last.map { $0.outputStart + $0.outputCount } ?? 0
         aligner = AudioAligner(
-            sampleRate: sampleRate, channels: channels, start: plan.start + origin, total: sourceSample(plan.end))
-        stretchers = Array(repeating: nil, count: pieces.count)
+            sampleRate: sampleRate, channels: channels, start: plan.start + origin,
+            total: ((plan.end - plan.start) * Rational(Int64(sampleRate))).rounded())
+    }
+
+    /// Before the export writes (spectral and time-domain with something to stretch): finds the
+    /// onsets in the track from its own reader of `path` and cuts the pieces there; spectral opens
+    /// the reader its study passes take each piece from.
+    func prepare(path: String, streamIndex: Int) throws(ExportFailure) {
+        guard algorithm == .spectral || algorithm == .timeDomain,
+            pieces.contains(where: { $0.speed != Rational(1) })
+        else { return }
+        let scan = try TimelineAudioReader(
+            path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner)
+        var detector = OnsetDetector(sampleRate: sampleRate)
+        while true {
+            let chunk = try scan.next()
+            guard !chunk.isEmpty else { break }
+            detector.feed(chunk)
+        }
+        detector.finish()
+        let plan = self.plan
+        let r = Rational(Int64(sampleRate))
+        let sampleRate = self.sampleRate
+        // A quarter of a millisecond.
+        pieces = AudioPiece.split(pieces, at: detector.onsets, margin: Int64(sampleRate / 4000)) { s in
+            AudioPiece.outputSample(at: plan.start + Rational(s) / r, plan: plan, sampleRate: sampleRate)
+        }
         if algorithm == .spectral {
-            // Offline Rubber Band studies its whole input first, so these exist before the study pass.
-            let spacing = Int64(sampleRate) / AudioRetimer.keyFramesPerSecond
-            for (i, p) in pieces.enumerated() where p.speed != Rational(1) {
-                let length = p.sourceEnd - p.sourceStart
-                let keyFrames = stride(from: spacing, to: length, by: Int(spacing)).map { k in
-                    (Int(k), Int((Rational(k * p.outputCount, max(1, length))).rounded()))
-                }
-                stretchers[i] = SpectralStretcher(
-                    sampleRate: sampleRate, channels: channels,
-                    ratio: length > 0 ? Double(p.outputCount) / Double(length) : 1, expectedInput: Int(length),
-                    keyFrames: keyFrames)
-            }
+            studyReader = try TimelineAudioReader(
+                path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner)
         }
     }
 
-    /// Spectral only: the study pass over the whole track, from its own reader of `path`.
-    func study(path: String, streamIndex: Int) throws(ExportFailure) {
-        guard algorithm == .spectral else { return }
-        var aligner = self.aligner
-        var piece = 0
-        var position: Int64 = 0
-        func feed(_ chunk: AudioChunk) {
-            var offset = 0
-            while offset < chunk.count, piece < pieces.count {
-                let n = Int(min(Int64(chunk.count - offset), pieces[piece].sourceEnd - position))
-                let part = n == chunk.count ? chunk : chunk.slice(offset, offset + n)
-                position += Int64(n)
-                offset += n
-                let isEnd = position >= pieces[piece].sourceEnd
-                (stretchers[piece] as? SpectralStretcher)?.study(part, isFinal: isEnd)
-                if isEnd { piece += 1 }
-            }
+    /// Where the study reader is on the timeline.
+    private var studied: Int64 = 0
+
+    /// A Rubber Band stretcher for `piece`, its whole input studied (offline Rubber Band studies
+    /// before it stretches). Key frames pin the exact linear map inside the piece.
+    private func studiedSpectralStretcher(_ piece: AudioPiece) throws(ExportFailure) -> SpectralStretcher {
+        guard let reader = studyReader else { throw .processing("spectral stretch without its study pass") }
+        let length = piece.sourceEnd - piece.sourceStart
+        let spacing = Int64(sampleRate) / AudioRetimer.keyFramesPerSecond
+        let keyFrames = stride(from: spacing, to: length, by: Int(spacing)).map { k in
+            (Int(k), Int((Rational(k * piece.outputCount, max(1, length))).rounded()))
         }
-        do {
-            let demuxer = try Demuxer(url: path)
-            demuxer.discardStreams(except: [streamIndex])
-            let decoder = try Decoder(
-                parameters: demuxer.codecParameters(ofStream: streamIndex), timeBase: sourceTimeBase, threads: 1)
-            let packet = try Packet()
-            let frame = try Frame()
-            var more = true
-            while more {
-                more = try demuxer.read(into: packet)
-                guard !more || packet.streamIndex == streamIndex else { continue }
-                _ = try decoder.send(more ? packet : nil)
-                while case .value = try decoder.receive(into: frame) {
-                    feed(aligner.align(frames.chunk(from: frame), at: time(of: frame)))
-                    frame.unref()
-                }
-            }
-            feed(aligner.remainder())
-        } catch  where error.isInvalidData || error.stage == .decoding {
-            throw .badInput("corrupt audio (\(error.operation): \(error.message))")
-        } catch {
-            throw .reading(error)
+        let stretcher = SpectralStretcher(
+            sampleRate: sampleRate, channels: channels,
+            ratio: length > 0 ? Double(piece.outputCount) / Double(length) : 1, expectedInput: Int(length),
+            keyFrames: keyFrames)
+        let block: Int64 = 1 << 16
+        // Speed-1 pieces before this one are not studied: their samples are passed over.
+        while studied < piece.sourceStart {
+            let skipped = try reader.read(Int(min(piece.sourceStart - studied, block))).count
+            guard skipped > 0 else { break }
+            studied += Int64(skipped)
         }
+        var left = length
+        repeat {
+            let chunk = try reader.read(Int(min(left, block)))
+            left -= Int64(chunk.count)
+            stretcher.study(chunk, isFinal: left <= 0 || chunk.isEmpty)
+            if chunk.isEmpty { break }
+        } while left > 0
+        studied = piece.sourceEnd
+        return stretcher
     }
 
     private func time(of frame: Frame) -> Rational? {
@@ -202,23 +189,24 @@ final class AudioRetimer {
     }
 
     private func currentStretcher() throws(ExportFailure) -> AudioStretcher {
-        if let made = stretchers[pieceIndex] { return made }
+        if let made = stretcher { return made }
         let piece = pieces[pieceIndex]
         let made: AudioStretcher
         switch algorithm {
         case _ where piece.speed == Rational(1): made = PassthroughStretcher()
         case .timeDomain: made = try TimeDomainStretcher(tempo: piece.speed, sampleRate: sampleRate, channels: channels)
         case .varispeed: made = try VarispeedStretcher(speed: piece.speed, sampleRate: sampleRate, channels: channels)
-        case .spectral, .mute: preconditionFailure("spectral stretchers are made up front; mute has no audio")
+        case .spectral: made = try studiedSpectralStretcher(piece)
+        case .mute: preconditionFailure("mute has no audio")
         }
-        stretchers[pieceIndex] = made
+        stretcher = made
         return made
     }
 
     /// Ends the current piece: the stretcher's tail, then padded to its exact length.
     private func closePiece(_ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
         try emit(try currentStretcher().finish(), muxer, stream)
-        stretchers[pieceIndex] = nil
+        stretcher = nil
         let piece = pieces[pieceIndex]
         let target = piece.outputStart + piece.outputCount
         if produced < target {
