@@ -36,7 +36,8 @@ let package = Package(
         .target(name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "CMicroHTTPD"]),
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
-        .target(name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "HFRInterpolation", "CRubberBand"]),
+        .target(
+            name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "HFRInterpolation", "CRubberBand", "CSoundTouch"]),
         // SoundTouch's WSOLA time stretch (Debian libsoundtouch-dev, a C++ library) behind a C interface:
         // the time-domain audio mode.
         .target(name: "CSoundTouch", linkerSettings: [.linkedLibrary("SoundTouch")]),

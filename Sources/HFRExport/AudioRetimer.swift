@@ -24,6 +24,8 @@ final class AudioRetimer {
     /// Spectral: reads the track ahead of the export, each piece's samples for Rubber Band's study
     /// just before the piece is stretched (so only one piece's Rubber Band instances are alive).
     private var studyReader: TimelineAudioReader?
+    /// Time-domain: the last samples routed, the pre-roll of the next piece's stretcher.
+    private var recent: AudioChunk
 
     /// Key frames per second of source audio in each spectral stretcher's map: they pin the exact
     /// linear map inside a piece, since Rubber Band's offline stretch otherwise spreads the ratio
@@ -69,6 +71,7 @@ final class AudioRetimer {
         aligner = AudioAligner(
             sampleRate: sampleRate, channels: channels, start: plan.start + origin,
             total: ((plan.end - plan.start) * Rational(Int64(sampleRate))).rounded())
+        recent = AudioChunk(planes: Array(repeating: [], count: channels))
     }
 
     /// Before the export writes (spectral and time-domain with something to stretch): finds the
@@ -181,6 +184,7 @@ final class AudioRetimer {
             if n > 0 {
                 let part = n == chunk.count ? chunk : chunk.slice(offset, offset + n)
                 try emit(try currentStretcher().process(part), muxer, stream)
+                if algorithm == .timeDomain { remember(part) }
                 aligner.routed += Int64(n)
                 offset += n
             }
@@ -194,13 +198,26 @@ final class AudioRetimer {
         let made: AudioStretcher
         switch algorithm {
         case _ where piece.speed == Rational(1): made = PassthroughStretcher()
-        case .timeDomain: made = try TimeDomainStretcher(tempo: piece.speed, sampleRate: sampleRate, channels: channels)
+        case .timeDomain:
+            made = try TimeDomainStretcher(
+                tempo: piece.speed, sampleRate: sampleRate, channels: channels, preRoll: recent)
         case .varispeed: made = try VarispeedStretcher(speed: piece.speed, sampleRate: sampleRate, channels: channels)
         case .spectral: made = try studiedSpectralStretcher(piece)
         case .mute: preconditionFailure("mute has no audio")
         }
         stretcher = made
         return made
+    }
+
+    /// Keeps the last samples routed (as many as a pre-roll takes).
+    private func remember(_ part: AudioChunk) {
+        let limit = TimeDomainStretcher.preRollLimit(sampleRate: sampleRate)
+        if part.count >= limit {
+            recent = part.slice(part.count - limit, part.count)
+            return
+        }
+        recent.append(part)
+        if recent.count > limit { recent = recent.slice(recent.count - limit, recent.count) }
     }
 
     /// Ends the current piece: the stretcher's tail, then padded to its exact length.

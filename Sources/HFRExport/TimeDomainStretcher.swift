@@ -1,157 +1,101 @@
 import Foundation
 import HFRMedia
 
-/// WSOLA time stretch, pitch kept: libavfilter's `atempo`, chained because one instance only
-/// covers tempos 0.5…100 (a 4× slow-down is `atempo=0.5,atempo=0.5`).
+/// WSOLA time stretch, pitch kept: SoundTouch (see `SoundTouchLane`), one per piece of the time map.
 ///
-/// atempo does not report its start delay: its output places sound early (about 49 ms at 4×, more
-/// the longer the chain) and squeezes the first window. So the delay is measured once per chain on
-/// a short test burst, each segment is preceded by a pre-roll of silence (long enough to cover
-/// atempo's start-up), and the output of the pre-roll minus the measured delay is dropped: sound
-/// lands where the time map puts it, and real audio starts at the first output sample. WSOLA moves
-/// sound by up to half its search window depending on the signal, so placement is exact only to
-/// within about ±25 ms (spectral, Rubber Band, is exact to about 1 ms).
+/// WSOLA copies windows of the input at speed 1 and spaces their starts by the tempo: a window's
+/// start is in place and its end is early (slowing down) or late (speeding up), so sound lands
+/// early by about half a window times the factor less one. That lead is measured once per tempo on
+/// a test burst and taken out by feeding as many samples from before the piece first (its
+/// `preRoll`, the timeline's own samples before the piece start): sound is then centred on its
+/// place. A sharp onset starts its own piece (see `OnsetDetector`), so it lands that lead late at
+/// most (6 ms at 8×). SoundTouch counts its own output: after `finish` it has given
+/// tempo⁻¹ × input samples; the caller cuts or pads the piece to its exact length.
 final class TimeDomainStretcher: AudioStretcher {
-    private let graph: FilterGraph
-    private let frames: AudioFrames
-    private var pts: Int64 = 0
-    /// Output samples still to insert (positive) or to drop (negative) at the start.
-    private var shift: Int
-    /// Silent source samples fed before the first real ones.
-    private var preroll: Int
+    private let lane: SoundTouchLane
+    /// Output samples still to drop at the start (speeding up places sound late).
+    private var drop: Int
+    /// Samples to feed before the first input: the pre-roll, and how many more it needs.
+    private var head: (preRoll: AudioChunk, missing: Int)?
 
-    /// `tempo`: playback speed (0.25 = four times longer).
-    init(tempo: Rational, sampleRate: Int, channels: Int) throws(ExportFailure) {
-        frames = AudioFrames(sampleRate: sampleRate, channels: channels)
-        let description = TimeDomainStretcher.chain(tempo).map { "atempo=\($0)" }.joined(separator: ",")
-        do {
-            graph = try FilterGraph(
-                description: description, isAudio: true,
-                sourceArguments:
-                    "time_base=1/\(sampleRate):sample_rate=\(sampleRate):sample_fmt=fltp:channel_layout=\(frames.layoutName)"
-            )
-        } catch {
-            throw .processing("atempo: \(error)")
+    /// `tempo`: playback speed (0.25 = four times longer); `preRoll`: the samples just before the
+    /// piece (fewer near the start of the timeline: there the first samples mirrored stand in, so
+    /// sound that starts with the timeline starts with the first output sample).
+    init(tempo: Rational, sampleRate: Int, channels: Int, preRoll: AudioChunk) throws(ExportFailure) {
+        lane = try SoundTouchLane(tempo: tempo.doubleValue, sampleRate: sampleRate, channels: channels)
+        let lead = try TimeDomainStretcher.lead(tempo: tempo, sampleRate: sampleRate)
+        // `lead` output samples early = lead × tempo input samples of pre-roll.
+        let fed = max(0, Int((Double(lead) * tempo.doubleValue).rounded()))
+        drop = max(0, -lead)
+        if fed > 0 {
+            let kept = preRoll.count > fed ? preRoll.slice(preRoll.count - fed, preRoll.count) : preRoll
+            head = (kept, fed - kept.count)
         }
-        let delay = try TimeDomainStretcher.startDelay(description, sampleRate: sampleRate, tempo: tempo)
-        let speed = tempo.doubleValue
-        let margin = Double(abs(delay)) + 0.05 * Double(sampleRate)
-        preroll = Int(max(0.2 * Double(sampleRate), margin * speed).rounded(.up))
-        shift = -(Int((Double(preroll) / speed).rounded()) + delay)
     }
 
-    private static let delays = Locked<[String: Int]>([:])
+    func process(_ input: AudioChunk) throws(ExportFailure) -> AudioChunk {
+        guard !input.isEmpty else { return AudioChunk(planes: []) }
+        if let (preRoll, missing) = head {
+            head = nil
+            // Short of history (the start of the timeline): the first known samples mirrored.
+            var known = preRoll
+            known.append(input.slice(0, min(input.count, missing + 1)))
+            let mirrored = min(missing, known.count - 1)
+            var lead = AudioChunk(silence: missing - mirrored, channels: lane.channels)
+            lead.append(AudioChunk(planes: known.planes.map { Array($0[1..<(1 + mirrored)].reversed()) }))
+            lead.append(preRoll)
+            try lane.put(lead)
+        }
+        try lane.put(input)
+        return trimmed(lane.receive())
+    }
 
-    /// Output samples by which `description` places sound late (positive) or early (negative),
-    /// from the energy centroid of a 1 kHz burst (Gaussian, σ 10 ms) centred at 0.25 s.
-    static func startDelay(_ description: String, sampleRate: Int, tempo: Rational) throws(ExportFailure) -> Int {
-        let key = "\(description)@\(sampleRate)"
-        if let known = delays.withLock({ $0[key] }) { return known }
+    func finish() throws(ExportFailure) -> AudioChunk {
+        try lane.flush()
+        return trimmed(lane.receive())
+    }
+
+    private func trimmed(_ chunk: AudioChunk) -> AudioChunk {
+        guard drop > 0 else { return chunk }
+        let n = min(drop, chunk.count)
+        drop -= n
+        return chunk.slice(n, chunk.count)
+    }
+
+    /// Most pre-roll any tempo asks for: the retimer keeps this much of the timeline.
+    static func preRollLimit(sampleRate: Int) -> Int { sampleRate / 10 }
+
+    private static let leads = Locked<[String: Int]>([:])
+
+    /// Output samples by which SoundTouch places sound early (positive) or late (negative) at
+    /// `tempo`, from the energy centroid of a 1 kHz burst (Gaussian, σ 10 ms) centred at 0.25 s.
+    static func lead(tempo: Rational, sampleRate: Int) throws(ExportFailure) -> Int {
+        let key = "\(tempo)@\(sampleRate)"
+        if let known = leads.withLock({ $0[key] }) { return known }
         let rate = Double(sampleRate)
         let burst = (0..<sampleRate / 2).map { i -> Float in
             let t = Double(i) / rate
             let envelope = exp(-((t - 0.25) * (t - 0.25)) / (2 * 0.01 * 0.01))
             return Float(envelope * sin(2 * Double.pi * 1000 * t))
         }
-        let probe = try TimeDomainStretcher(description: description, sampleRate: sampleRate)
-        // Fed in 1024-sample frames, as decoded AAC arrives: atempo's placement depends on it.
+        let probe = try SoundTouchLane(tempo: tempo.doubleValue, sampleRate: sampleRate, channels: 1)
         var output = AudioChunk(planes: [[]])
+        // Fed in 1024-sample frames, as decoded AAC arrives.
         for start in stride(from: 0, to: burst.count, by: 1024) {
-            output.append(try probe.process(AudioChunk(planes: [Array(burst[start..<min(start + 1024, burst.count)])])))
+            try probe.put(AudioChunk(planes: [Array(burst[start..<min(start + 1024, burst.count)])]))
+            output.append(probe.receive())
         }
-        output.append(try probe.finish())
-        let samples = output.planes.first ?? []
+        try probe.flush()
+        output.append(probe.receive())
         var weighted = 0.0
         var total = 0.0
-        for (i, x) in samples.enumerated() {
+        for (i, x) in (output.planes.first ?? []).enumerated() {
             weighted += Double(i) * Double(x * x)
             total += Double(x * x)
         }
         let expected = 0.25 * rate / tempo.doubleValue
-        let delay = total > 0 ? Int((weighted / total - expected).rounded()) : 0
-        delays.withLock { $0[key] = delay }
-        return delay
-    }
-
-    /// An uncompensated mono chain, for measuring.
-    private init(description: String, sampleRate: Int) throws(ExportFailure) {
-        frames = AudioFrames(sampleRate: sampleRate, channels: 1)
-        do {
-            graph = try FilterGraph(
-                description: description, isAudio: true,
-                sourceArguments:
-                    "time_base=1/\(sampleRate):sample_rate=\(sampleRate):sample_fmt=fltp:channel_layout=mono")
-        } catch {
-            throw .processing("atempo: \(error)")
-        }
-        shift = 0
-        preroll = 0
-    }
-
-    /// Factors within atempo's range whose product is `tempo`.
-    static func chain(_ tempo: Rational) -> [Double] {
-        var rest = tempo.doubleValue
-        var factors: [Double] = []
-        while rest < 0.5 {
-            factors.append(0.5)
-            rest /= 0.5
-        }
-        while rest > 100 {
-            factors.append(100)
-            rest /= 100
-        }
-        factors.append(rest)
-        return factors
-    }
-
-    func process(_ input: AudioChunk) throws(ExportFailure) -> AudioChunk {
-        guard !input.isEmpty else { return AudioChunk(planes: []) }
-        do {
-            if preroll > 0 {
-                let silence = try frames.frame(from: AudioChunk(silence: preroll, channels: frames.channels), pts: 0)
-                pts = Int64(preroll)
-                preroll = 0
-                try graph.push(silence)
-            }
-            let frame = try frames.frame(from: input, pts: pts)
-            pts += Int64(input.count)
-            try graph.push(frame)
-            return compensate(try drain())
-        } catch {
-            throw .processing("atempo: \(error)")
-        }
-    }
-
-    func finish() throws(ExportFailure) -> AudioChunk {
-        do {
-            try graph.push(nil)
-            return compensate(try drain())
-        } catch {
-            throw .processing("atempo: \(error)")
-        }
-    }
-
-    /// Applies the start-delay shift to the first output.
-    private func compensate(_ chunk: AudioChunk) -> AudioChunk {
-        guard shift != 0 else { return chunk }
-        if shift > 0 {
-            var lead = AudioChunk(silence: shift, channels: frames.channels)
-            lead.append(chunk)
-            shift = 0
-            return lead
-        }
-        let n = min(-shift, chunk.count)
-        shift += n
-        return chunk.slice(n, chunk.count)
-    }
-
-    private func drain() throws(AVFailure) -> AudioChunk {
-        var output = AudioChunk(planes: Array(repeating: [], count: frames.channels))
-        let frame = try Frame()
-        while case .value = try graph.pull(into: frame) {
-            output.append(frames.chunk(from: frame))
-            frame.unref()
-        }
-        return output
+        let lead = total > 0 ? Int((expected - weighted / total).rounded()) : 0
+        leads.withLock { $0[key] = lead }
+        return lead
     }
 }

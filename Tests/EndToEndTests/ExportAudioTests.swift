@@ -24,9 +24,10 @@ import Testing
     }
 
     /// Short tone bursts at known source times land at 4× those times: the content, not just the
-    /// track, starts in sync (spectral and varispeed to 5 ms; WSOLA within one output frame).
-    @Test(arguments: [("spectral", 0.005), ("time-domain", 1.0 / 30), ("varispeed", 0.005)])
-    func stretchedSoundStaysInSync(algorithm: String, tolerance: Double) throws {
+    /// track, starts in sync, to 5 ms in every mode (WSOLA's windows centred on their place; the
+    /// bursts rise too slowly to count as onsets).
+    @Test(arguments: ["spectral", "time-domain", "varispeed"])
+    func stretchedSoundStaysInSync(algorithm: String) throws {
         let dir = try TemporaryDirectory()
         let input = try ExportInputs.sixSeconds(withAudio: Self.bursts, in: dir, name: "bursts.mp4")
         let source = try MediaChecks.audioAnalysis(input)
@@ -37,7 +38,7 @@ import Testing
         let exported = try MediaChecks.audioAnalysis(out).bursts
         #expect(exported.count == source.bursts.count)
         for (o, s) in zip(exported, source.bursts) {
-            #expect(abs(o - 4 * s) < tolerance, "burst at \(s) s came out at \(o) s, expected \(4 * s) s")
+            #expect(abs(o - 4 * s) < 0.005, "burst at \(s) s came out at \(o) s, expected \(4 * s) s")
         }
         // The audio track itself starts with the video.
         #expect(
