@@ -43,8 +43,9 @@ import Testing
     }
 
     /// Tone bursts just before and after each boundary (1.9, 2.1, 3.9, 4.1 s) land where the
-    /// video frames of those instants land: within one output frame (1/30 s), spectral within 5 ms.
-    @Test(arguments: [("spectral", 0.005), ("time-domain", 1.0 / 30), ("varispeed", 0.005)])
+    /// video frames of those instants land: within 5 ms, time-domain within 10 ms (measured up to
+    /// 5.4 ms).
+    @Test(arguments: [("spectral", 0.005), ("time-domain", 0.010), ("varispeed", 0.005)])
     func audioStaysInSyncAcrossBoundaries(algorithm: String, tolerance: Double) throws {
         let dir = try TemporaryDirectory()
         let input = try ExportInputs.sixSeconds(withAudio: ExportAudioTests.bursts, in: dir, name: "bursts.mp4")
