@@ -60,6 +60,7 @@ public struct ExportPlan: Sendable {
         guard o <= Rational(1000) else {
             throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
         }
+        try PlanBounds.check(outputRate: o)
         // From here on, stream time (see the type's comment); messages convert back with `k`.
         var map = realMap.timeScaled(by: k.reciprocal)
         var notes: [String] = []
@@ -141,6 +142,7 @@ public struct ExportPlan: Sendable {
                 video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
             if let note { plan.notes.append(note) }
         }
+        try PlanBounds.check(plan, audio: settings.audio, hasAudio: analysis.audio != nil)
         return plan
     }
 
