@@ -271,9 +271,10 @@ public struct ExportCommand: Command {
         case .usage(let cause): return .usage(cause, of: ExportCommand.self)
         case .reading(let f): return .reading(settings.input, f)
         case .writing(let f):
-            if f.errno != nil { return .io(settings.output, "\(f.message) (\(f.operation))") }
-            return HFRError("\(settings.output): \(f.description)", exitCode: .failure)
-        case .processing(let cause): return HFRError("\(settings.input): \(cause)", exitCode: .failure)
+            if f.isOutputSideFailure { return .io(settings.output, "\(f.message) (\(f.operation))") }
+            // The muxer or encoder refused what the input gave it (a timestamp it cannot hold …).
+            return .badInput(settings.input, "cannot be written to \(settings.output) (\(f.description))")
+        case .processing(let cause): return .badInput(settings.input, cause)
         case .interrupted: return HFRError("\(settings.output): interrupted; nothing written", exitCode: .interrupted)
         }
     }
