@@ -41,7 +41,7 @@ import Testing
             #expect((plan["reencodeReason"] as? String)?.contains("nearest lossless: --fps 30") == true)
         case "decimation to 60", "decimation to 30":
             #expect(plan["reencoded"] as? Bool == false)
-            #expect(plan["audio"] as? [String: String] == ["algorithm": "copy"])
+            #expect((plan["audio"] as? [String: Any])?["algorithm"] as? String == "copy")
         case "range cut under an edit list":
             #expect(plan["hiddenFrames"] as? Int ?? 0 > 0)
         default:
