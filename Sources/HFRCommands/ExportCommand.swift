@@ -67,10 +67,11 @@ public struct ExportCommand: Command {
 
         --dry-run prints the plan and writes nothing: per segment of the time map the source span,
         speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's
-        frames, rate, length and audio, and why it re-encodes. The input is analysed and every frame
-        decided as the export does (same refusals, same exit codes), so the counts and the length are
-        those the export then writes. With --json: schema hfr.export-plan/1 (docs/export-json.md), also
-        the 'plan' member of the export's own --json summary.
+        frames, rate, length and audio, and why it re-encodes; then every track (codec, copied,
+        retimed, re-encoded, stretched or left out, packets, seconds). It is the export itself with a
+        sink that counts in place of the muxer (same refusals, same exit codes), so the counts and the
+        lengths are those the export then writes. With --json: schema hfr.export-plan/1
+        (docs/export-json.md), also the 'plan' member of the export's own --json summary.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a

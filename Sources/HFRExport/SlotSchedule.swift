@@ -2,8 +2,8 @@ import HFRInterpolation
 import HFRMedia
 
 /// Which picture each output frame of a re-encode shows, decided from the times of the captured
-/// frames around its slot: `VideoReencoder` feeds it decoded frames, the dry run packet times, so
-/// both make the same decisions and count the same new pictures.
+/// frames around its slot: `VideoReencoder` feeds it decoded frames, the dry run's `SlotCounter`
+/// packet times, so both make the same decisions and count the same new pictures.
 ///
 /// A slot's source time is `ExportPlan.reencodedSlotTime`. In a segment where each output frame
 /// advances the source by at least one captured frame (C·S/O ≥ 1) the slot shows the captured frame
@@ -23,6 +23,13 @@ struct SlotSchedule {
         /// Source seconds (from the origin) the slot shows.
         let time: Rational
         let pick: Pick
+
+        /// Whether the slot shows a new picture made between captured frames (what `plan` makes
+        /// there: none with `repeat`, which shows the earlier one again).
+        func showsNewPicture(_ plan: ExportPlan) -> Bool {
+            guard case .between = pick else { return false }
+            return plan.synthesis != nil
+        }
     }
 
     let plan: ExportPlan
@@ -64,7 +71,8 @@ struct SlotSchedule {
     }
 
     /// Hands `body` the decision for every slot, for captured frames at `times` (source seconds, any
-    /// order): what the dry run counts, as the re-encoder decides them from the decoded frames.
+    /// order): what the dry run counts (`SlotCounter`), as the re-encoder decides them from the
+    /// decoded frames.
     static func forEachDecision(
         plan: ExportPlan, sourceTimeBase: Rational, times: [Rational], span: ReencodedSpan? = nil,
         _ body: (Decision) -> Void
