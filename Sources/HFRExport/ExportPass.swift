@@ -35,7 +35,7 @@ extension ExportPipeline {
         let mapped =
             extras.inputIndices.isEmpty && audio.count <= 1
             ? MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format) : nil
-        let sink = try makeSink(mapped)
+        let sink = StoppingSink(try makeSink(mapped), shouldStop: shouldStop)
         let videoOut = try VideoOutput(
             demuxer: demuxer, sink: sink, info: video, plan: plan, origin: analysis.origin, presentation: presentation,
             timecode: extras.timecode)

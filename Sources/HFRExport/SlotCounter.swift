@@ -43,12 +43,10 @@ final class SlotCounter: Reencoder {
             times.append(Rational.seconds(pts, in: sourceTimeBase) - origin)
             return
         }
-        var decisions: [SlotSchedule.Decision] = []
-        SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: sourceTimeBase, times: times, span: span) {
-            decisions.append($0)
-        }
-        times = []
-        for d in decisions {
+        let times = self.times
+        self.times = []
+        try SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: sourceTimeBase, times: times, span: span) {
+            d throws(ExportFailure) in
             slots.countSlot(d, frameTicks: frameTicks, timeBase: outputTimeBase, plan: plan)
             packet.pts = d.slot * frameTicks
             packet.dts = packet.pts

@@ -152,7 +152,16 @@ final class VideoReencoder: Reencoder {
     private func encodeSlots(
         between earlier: Neighbour, and later: Neighbour?, _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
-        let decisions = schedule.decide(earlier: earlier.time, later: later?.time)
+        while case let decisions = schedule.decide(earlier: earlier.time, later: later?.time), !decisions.isEmpty {
+            try encode(decisions, between: earlier, and: later, write)
+        }
+    }
+
+    /// Encodes one batch of decided slots.
+    private func encode(
+        _ decisions: [SlotSchedule.Decision], between earlier: Neighbour, and later: Neighbour?,
+        _ write: (Packet) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
         var i = 0
         while i < decisions.count {
             switch decisions[i].pick {

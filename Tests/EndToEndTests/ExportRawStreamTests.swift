@@ -244,6 +244,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("bad.mp4")))
     }
 
+    /// A 30-hour gap in the timestamps, exported with `--fps 60`: the re-encoder repeats a frame
+    /// 6.5 million times from one input packet. SIGTERM during it stops the export at once (it
+    /// was asked only between input packets: before, it ran on through the whole gap, minutes
+    /// here; the 1 hour of the issue took 2.2 s), exit 130, nothing left.
+    @Test func aSignalStopsAReencodeInsideALongGap() throws {
+        let raw = try rawH264()
+        let (pts, micros) = try writeTimestamps()
+        let gap = Int64(30 * 3600) * 1_000_000
+        let lines = micros.enumerated().map { i, t in
+            let shifted = t + (i >= 150 ? gap : 0)
+            return String(format: "%lld.%03lld", shifted / 1000, shifted % 1000)
+        }
+        try (["# timecode format v2"] + lines).joined(separator: "\n").appending("\n")
+            .write(toFile: pts, atomically: true, encoding: .utf8)
+        let out = dir.path("gap.mp4")
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", raw, out, "--timestamps", pts, "--fps", "60"], directory: dir)
+        let temporary = dir.path(".gap.mp4.\(export.process.processIdentifier).tmp")
+        #expect(Tool.waitForFile(temporary, timeout: 60), "never started writing: \(export.stderrSoFar)")
+        usleep(300_000)
+        export.send(SIGTERM)
+        let sent = Date()
+        while export.process.isRunning, Date().timeIntervalSince(sent) < 30 { usleep(10_000) }
+        let stoppedAfter = Date().timeIntervalSince(sent)
+        if export.process.isRunning { export.send(SIGKILL) }
+        let r = export.wait()
+        print("SIGTERM inside a 30-hour gap: stopped after \(String(format: "%.3f", stoppedAfter)) s")
+        #expect(r.status == 130, "after \(stoppedAfter) s: \(r.stderr)")
+        #expect(r.stderr.hasSuffix("Error: \(out): interrupted; nothing written\n"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: temporary) && !FileManager.default.fileExists(atPath: out))
+    }
+
     /// B-frames: read order is not presentation order (was refused, exit 65). The frames are copied
     /// with the times of the pictures they show: the output decodes to the raw stream's pictures in
     /// the raw stream's own order (ffmpeg's decode of each, compared picture by picture), each
