@@ -40,6 +40,9 @@ public struct ExportPlan: Sendable {
     var spliceEncoder: H264Encoder.Settings?
     /// A whole re-encode's encoder when it is not hfr's layered OpenH264 (`DeliveryEncoding`).
     public internal(set) var delivery: DeliveryEncoding?
+    /// Evenly spaced frames stamped in a time base that rounds them (Matroska's milliseconds): the
+    /// grid their times are put back on before they are mapped.
+    var cadence: Cadence?
 
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
@@ -141,6 +144,9 @@ public struct ExportPlan: Sendable {
             let note = DeliveryEncoding.note(
                 video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
             if let note { plan.notes.append(note) }
+        }
+        if analysis.isEvenlySpaced {
+            plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
         }
         try PlanBounds.check(plan, audio: settings.audio, hasAudio: analysis.audio != nil)
         return plan

@@ -40,7 +40,7 @@ final class SlotCounter: Reencoder {
         if let input {
             guard let pts = input.pts else { return }
             framesIn += 1
-            times.append(Rational.seconds(pts, in: sourceTimeBase) - origin)
+            times.append(plan.time(pts, in: sourceTimeBase, origin: origin))
             return
         }
         let times = self.times

@@ -130,7 +130,7 @@ final class VideoReencoder: Reencoder {
             if frame.isCorrupt { throw .badInput("corrupt video: frame \(framesIn) decodes with errors") }
             framesIn += 1
             let pts = frame.bestEffortTimestamp ?? 0
-            let next = Neighbour(frame, time: Rational.seconds(pts, in: sourceTimeBase) - origin)
+            let next = Neighbour(frame, time: plan.time(pts, in: sourceTimeBase, origin: origin))
             // The slots before this frame are decided now: the two frames around them are known.
             if let held { try encodeSlots(between: held, and: next, write) }
             held = next
