@@ -34,6 +34,12 @@ enum PlanBounds {
                     + "writes; slow down less or export a --range")
         }
         let frames = seconds * o
+        guard frames >= Rational(1) else {
+            throw .usage(
+                "the output would last \(TimeMap.seconds(seconds)) s, less than one frame at \(o.compactDescription) fps"
+                    + " (\(TimeMap.seconds(plan.realStart))–\(TimeMap.seconds(plan.realEnd)) s of the input); "
+                    + "give a longer --range")
+        }
         guard frames <= maxOutputFrames else {
             throw .usage(
                 "the output would hold \(DecimalText.fixed(frames.doubleValue, digits: 0)) frames, more than the "
