@@ -16,6 +16,11 @@ final class CountingSink: PacketSink {
         return tallies.count - 1
     }
 
+    /// The chapters the export would write.
+    private(set) var chapters: [Chapter] = []
+
+    func add(chapters: [Chapter]) { self.chapters += chapters }
+
     func begin() {}
 
     func write(_ packet: Packet, from timeBase: Rational, to stream: Int) {

@@ -47,6 +47,7 @@ extension ExportPipeline {
                     algorithm: settings.audio))
         }
         try extras.addStreams(demuxer, to: sink)
+        try extras.addChapters(demuxer, to: sink)
         try sink.begin()
         progress?(videoOut.tick(inputFraction: 0))
         for a in audioOut { try a.prepare(input: settings.input) }

@@ -74,6 +74,33 @@ final class ExtraTrackOutput {
     /// Input streams whose packets this writes.
     var inputIndices: [Int] { tracks.keys.sorted() }
 
+    /// The input's chapters on the output's timeline: each span mapped through the plan's time map
+    /// and clipped to the exported range; a chapter outside the range is left out.
+    static func retimed(_ chapters: [Chapter], plan: ExportPlan, origin: Rational) -> [Chapter] {
+        let base = plan.map.outputTime(at: plan.start)
+        return chapters.compactMap { c in
+            let start = max(c.start - origin, plan.start)
+            let end = min(c.end - origin, plan.end)
+            guard end > start else { return nil }
+            var moved = c
+            moved.start = plan.map.outputTime(at: start) - base
+            moved.end = plan.map.outputTime(at: end) - base
+            return moved
+        }
+    }
+
+    /// Adds the input's chapters, retimed, to `sink` (and says what became of them).
+    func addChapters(_ demuxer: borrowing Demuxer, to sink: any PacketSink) throws(ExportFailure) {
+        let chapters = demuxer.chapters
+        guard !chapters.isEmpty else { return }
+        let kept = ExtraTrackOutput.retimed(chapters, plan: plan, origin: origin)
+        try sink.add(chapters: kept)
+        let outside = chapters.count - kept.count
+        notes.append(
+            "\(kept.count) of \(chapters.count) chapters kept, retimed with the video"
+                + (outside > 0 ? " (\(outside) outside the range left out)" : ""))
+    }
+
     /// Adds the output streams (after the video's and the audio's).
     func addStreams(_ demuxer: borrowing Demuxer, to sink: any PacketSink) throws(ExportFailure) {
         for index in inputIndices {

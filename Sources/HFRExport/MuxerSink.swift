@@ -51,6 +51,14 @@ final class MuxerSink: PacketSink {
         return index
     }
 
+    func add(chapters: [Chapter]) throws(ExportFailure) {
+        do {
+            try muxer.addChapters(chapters)
+        } catch {
+            throw .writing(error)
+        }
+    }
+
     func begin() throws(ExportFailure) {
         for (key, value) in tags { muxer.setMetadata(key, value) }
         do {

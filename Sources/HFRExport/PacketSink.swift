@@ -16,6 +16,8 @@ protocol PacketSink: AnyObject {
     var tallies: [TrackTally] { get }
     /// Adds an output stream; returns its index.
     func add(_ track: OutputTrack) throws(ExportFailure) -> Int
+    /// Chapters (on the output's timeline), before `begin`.
+    func add(chapters: [Chapter]) throws(ExportFailure)
     /// After the last stream is added: the container's header.
     func begin() throws(ExportFailure)
     /// Takes `packet` (its timestamps in `timeBase`) for output stream `stream`.

@@ -16,6 +16,7 @@ final class StoppingSink: PacketSink {
     var encodes: Bool { sink.encodes }
     var tallies: [TrackTally] { sink.tallies }
     func add(_ track: OutputTrack) throws(ExportFailure) -> Int { try sink.add(track) }
+    func add(chapters: [Chapter]) throws(ExportFailure) { try sink.add(chapters: chapters) }
     func begin() throws(ExportFailure) { try sink.begin() }
     func finish() throws(ExportFailure) { try sink.finish() }
 
