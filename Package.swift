@@ -73,7 +73,8 @@ let package = Package(
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
         .testTarget(
             name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport", "HFRCapture", "CaptureSessionChecks"]),
-        .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
+        .testTarget(
+            name: "HFRCommandsTests", dependencies: ["HFRCommands", "HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),
