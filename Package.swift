@@ -56,7 +56,7 @@ let package = Package(
                 "HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRInterpolation", "HFRBatch",
                 "HFRPreview",
             ]),
-        .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
+        .executableTarget(name: "hfr", dependencies: ["HFRCommands", "HFRMedia"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
         .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "HFRPipeline", "HFRInterpolation"]),
 
