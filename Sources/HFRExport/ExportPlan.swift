@@ -148,7 +148,8 @@ public struct ExportPlan: Sendable {
         if analysis.isEvenlySpaced {
             plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
         }
-        try PlanBounds.check(plan, audio: settings.audio, hasAudio: analysis.audio != nil)
+        try PlanBounds.check(
+            plan, audio: settings.audio, hasAudio: analysis.audio != nil, hasRange: settings.range != nil)
         return plan
     }
 

@@ -25,7 +25,9 @@ enum PlanBounds {
     }
 
     /// What the plan produces: length, frames, and how far audio is stretched keeping its pitch.
-    static func check(_ plan: ExportPlan, audio: ExportSettings.AudioAlgorithm, hasAudio: Bool) throws(ExportFailure) {
+    static func check(
+        _ plan: ExportPlan, audio: ExportSettings.AudioAlgorithm, hasAudio: Bool, hasRange: Bool
+    ) throws(ExportFailure) {
         let o = plan.outputRate
         let seconds = plan.outputDuration
         guard seconds <= maxOutputSeconds else {
@@ -35,9 +37,16 @@ enum PlanBounds {
         }
         let frames = seconds * o
         guard frames >= Rational(1) else {
+            let length = DecimalText.fixed(seconds.doubleValue, digits: 6)
+            // A range asked for too little; without one, the input's own video is that short.
+            guard hasRange else {
+                throw .badInput(
+                    "its video lasts too little for one output frame (\(length) s of output at "
+                        + "\(o.compactDescription) fps)")
+            }
             throw .usage(
-                "the output would last \(TimeMap.seconds(seconds)) s, less than one frame at \(o.compactDescription) fps"
-                    + " (\(TimeMap.seconds(plan.realStart))–\(TimeMap.seconds(plan.realEnd)) s of the input); "
+                "the output would last \(length) s, less than one frame at \(o.compactDescription) fps "
+                    + "(\(TimeMap.seconds(plan.realStart))–\(TimeMap.seconds(plan.realEnd)) s of the input); "
                     + "give a longer --range")
         }
         guard frames <= maxOutputFrames else {

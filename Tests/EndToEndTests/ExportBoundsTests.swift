@@ -18,7 +18,7 @@ import Testing
         (["--speed", "0.00000001", "--audio", "mute"], "hours, more than the 100.0 hours hfr writes"),
         (["--fps", "1000", "--speed", "0.0001", "--audio", "mute"], "frames, more than the 10000000 hfr writes"),
         // Before: exit 0, "120 of 120 frames copied", 0.004 s of output (119 of them hidden).
-        (["--conform", "30", "--range", "1.999-"], "less than one frame at 30 fps (1.999–2 s of the input)"),
+        (["--conform", "30", "--range", "1.999-"], "s, less than one frame at 30 fps (1.999–2 s of the input)"),
     ]
 
     @Test(arguments: cases) func aValueBeyondABoundIsRefusedBeforeAnyWork(_ c: (arguments: [String], mentions: String))
