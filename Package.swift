@@ -60,7 +60,7 @@ let package = Package(
                 "HFRMedia", "HFRProbe", "HFRCapture", "HFRPipeline", "HFRExport", "HFRInterpolation", "HFRBatch",
                 "HFRPreview",
             ]),
-        .executableTarget(name: "hfr", dependencies: ["HFRCommands"]),
+        .executableTarget(name: "hfr", dependencies: ["HFRCommands", "HFRMedia"]),
         // Drives hfr's encode path on raw frames for scripts/bench; not a user tool.
         .executableTarget(name: "hfr-bench", dependencies: ["HFRMedia", "HFRPipeline", "HFRInterpolation"]),
 
@@ -77,7 +77,8 @@ let package = Package(
         // Run inside the VM guest against the vivid and snd-aloop kernel drivers (scripts/vm-test).
         .testTarget(
             name: "DeviceTests", dependencies: ["hfr", "HFRTestSupport", "HFRCapture", "CaptureSessionChecks"]),
-        .testTarget(name: "HFRCommandsTests", dependencies: ["HFRCommands"]),
+        .testTarget(
+            name: "HFRCommandsTests", dependencies: ["HFRCommands", "HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),

@@ -33,7 +33,8 @@ public enum CaptureError: Error, Sendable, CustomStringConvertible {
     /// What was asked cannot be (exit 64), rather than the device or source failing it (exit 69).
     public var isUsage: Bool {
         switch self {
-        case .ambiguous, .cannotMake: true
+        // A generated source makes another size only when asked for one its pixel format cannot be.
+        case .ambiguous, .cannotMake, .mismatch: true
         default: false
         }
     }

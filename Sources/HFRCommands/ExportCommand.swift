@@ -67,10 +67,11 @@ public struct ExportCommand: Command {
 
         --dry-run prints the plan and writes nothing: per segment of the time map the source span,
         speed, copied or re-encoded, frames kept and dropped per layer, output frames; then the output's
-        frames, rate, length and audio, and why it re-encodes. The input is analysed and every frame
-        decided as the export does (same refusals, same exit codes), so the counts and the length are
-        those the export then writes. With --json: schema hfr.export-plan/1 (docs/export-json.md), also
-        the 'plan' member of the export's own --json summary.
+        frames, rate, length and audio, and why it re-encodes; then every track (codec, copied,
+        retimed, re-encoded, stretched or left out, packets, seconds). It is the export itself with a
+        sink that counts in place of the muxer (same refusals, same exit codes), so the counts and the
+        lengths are those the export then writes. With --json: schema hfr.export-plan/1
+        (docs/export-json.md), also the 'plan' member of the export's own --json summary.
 
         Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
@@ -271,9 +272,10 @@ public struct ExportCommand: Command {
         case .usage(let cause): return .usage(cause, of: ExportCommand.self)
         case .reading(let f): return .reading(settings.input, f)
         case .writing(let f):
-            if f.errno != nil { return .io(settings.output, "\(f.message) (\(f.operation))") }
-            return HFRError("\(settings.output): \(f.description)", exitCode: .failure)
-        case .processing(let cause): return HFRError("\(settings.input): \(cause)", exitCode: .failure)
+            if f.isOutputSideFailure { return .io(settings.output, "\(f.message) (\(f.operation))") }
+            // The muxer or encoder refused what the input gave it (a timestamp it cannot hold …).
+            return .badInput(settings.input, "cannot be written to \(settings.output) (\(f.description))")
+        case .processing(let cause): return .badInput(settings.input, cause)
         case .interrupted: return HFRError("\(settings.output): interrupted; nothing written", exitCode: .interrupted)
         }
     }

@@ -36,16 +36,11 @@ enum ExportJSON {
             ),
             (
                 "audio",
-                .object([
-                    ("algorithm", .string(r.audioAlgorithm)),
-                    ("tracks", .int(Int64(r.audioTracks))),
-                    ("sampleRate", r.audioSampleRate > 0 ? .int(Int64(r.audioSampleRate)) : .null),
-                    ("samples", r.audioSampleRate > 0 ? .int(r.audioSamples) : .null),
-                    (
-                        "duration",
-                        r.audioDuration.map(seconds) ?? (r.audioAlgorithm == "copy" ? seconds(r.outputDuration) : .null)
-                    ),
-                ])
+                audio(
+                    algorithm: r.audioAlgorithm, tracks: r.audioTracks,
+                    sampleRate: r.audioSampleRate > 0 ? r.audioSampleRate : nil,
+                    samples: r.audioSampleRate > 0 ? r.audioSamples : nil,
+                    duration: r.audioDuration ?? (r.audioAlgorithm == "copy" ? r.outputDuration : nil))
             ),
             ("inputDuration", seconds(r.inputDuration)),
             ("outputDuration", seconds(r.outputDuration)),
@@ -56,6 +51,20 @@ enum ExportJSON {
     }
 
     static func seconds(_ r: Rational) -> JSONValue { .double(r.doubleValue) }
+
+    /// The `audio` object: the same members in the report (`hfr.export/1`) and the plan
+    /// (`hfr.export-plan/1`).
+    static func audio(algorithm: String, tracks: Int, sampleRate: Int?, samples: Int64?, duration: Rational?)
+        -> JSONValue
+    {
+        .object([
+            ("algorithm", .string(algorithm)),
+            ("tracks", .int(Int64(tracks))),
+            ("sampleRate", .optional(sampleRate.map { .int(Int64($0)) })),
+            ("samples", .optional(samples.map { .int($0) })),
+            ("duration", .optional(duration.map(seconds))),
+        ])
+    }
 
     static func summaryLine(_ r: ExportReport) -> String {
         let how =

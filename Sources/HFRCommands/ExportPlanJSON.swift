@@ -23,14 +23,63 @@ enum ExportPlanJSON {
             ("spliced", .bool(p.isSpliced)),
             ("reencodeReason", .optional(p.reencodeReason.map { .string($0) })),
             ("segments", .array(p.segments.map(segment))),
+            ("reencodedSpans", .array(p.reencodedSpans.map(span))),
             ("framesIn", .int(Int64(p.framesIn))),
             ("framesOut", .int(Int64(p.framesOut))),
             ("hiddenFrames", .int(Int64(p.hiddenFrames))),
             ("interpolatedFrames", .int(Int64(p.interpolatedFrames))),
             ("interpolation", .optional(p.interpolation.map { .string($0) })),
             ("outputDuration", ExportJSON.seconds(p.outputDuration)),
-            ("audio", .object([("algorithm", .string(p.audioAlgorithm))])),
+            (
+                "audio",
+                ExportJSON.audio(
+                    algorithm: p.audioAlgorithm, tracks: p.audioTracks, sampleRate: p.audioSampleRate,
+                    samples: p.audioSamples, duration: p.audioDuration)
+            ),
+            ("tracks", .array(p.tracks.map(track))),
             ("notes", .array(p.notes.map { .string($0) })),
+        ])
+    }
+
+    /// A splice's re-encoded stretch: what it covers and the frames it writes.
+    static func span(_ s: ExportPreview.Span) -> JSONValue {
+        .object([
+            (
+                "source",
+                .object([
+                    ("start", ExportJSON.seconds(s.sourceStart)),
+                    ("end", .optional(s.sourceEnd.map(ExportJSON.seconds))),
+                ])
+            ),
+            ("decodeFrom", ExportJSON.seconds(s.decodeFrom)),
+            ("framesOut", .int(Int64(s.framesOut))),
+            ("interpolatedFrames", .int(Int64(s.frames.interpolated))),
+            (
+                "output",
+                .object([
+                    ("start", .optional(s.frames.firstStart.map(ExportJSON.seconds))),
+                    ("end", .optional(s.framesOut > 0 ? ExportJSON.seconds(s.frames.end) : nil)),
+                ])
+            ),
+        ])
+    }
+
+    /// One track of the output (or of the input, left out).
+    static func track(_ t: ExportTrack) -> JSONValue {
+        .object([
+            ("index", .optional(t.index.map { .int(Int64($0)) })),
+            ("inputIndex", .optional(t.source.map { .int(Int64($0)) })),
+            ("kind", .string(t.kind)),
+            ("codec", .string(t.codec)),
+            ("action", .string(t.action.rawValue)),
+            ("reason", .optional(t.reason.map { .string($0) })),
+            ("algorithm", .optional(t.algorithm.map { .string($0) })),
+            ("language", .optional(t.language.map { .string($0) })),
+            ("packets", .optional(t.packets.map { .int(Int64($0)) })),
+            ("bytes", .optional(t.bytes.map { .int($0) })),
+            ("duration", .optional(t.duration.map(ExportJSON.seconds))),
+            ("sampleRate", .optional(t.sampleRate.map { .int(Int64($0)) })),
+            ("samples", .optional(t.samples.map { .int($0) })),
         ])
     }
 

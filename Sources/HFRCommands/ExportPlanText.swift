@@ -2,7 +2,8 @@ import HFRExport
 import HFRMedia
 
 /// An export's plan for people (`export --dry-run`): a line on what is done, one table row per
-/// segment of the time map, the totals and the notes.
+/// segment of the time map, the totals, a splice's re-encoded stretches, one table row per track,
+/// and the notes.
 enum ExportPlanText {
     static func render(_ p: ExportPreview) -> String {
         let spliced = p.splicedReason.map {
@@ -28,8 +29,39 @@ enum ExportPlanText {
             out += ", \(p.interpolatedFrames) of them made between captured frames (\(method))"
         }
         out += "; audio \(p.audioAlgorithm == "copy" ? "copied" : p.audioAlgorithm)\n"
+        for s in p.reencodedSpans { out += spanLine(s) }
+        out +=
+            "\n"
+            + table(p.tracks.map(trackRow), header: ["track", "input", "kind", "codec", "packets", "seconds", "how"])
         for note in p.notes { out += "Note: \(note)\n" }
         return out
+    }
+
+    /// A splice's re-encoded stretch: what it covers and the frames it writes.
+    static func spanLine(_ s: ExportPreview.Span) -> String {
+        let to = s.sourceEnd.map(seconds) ?? "end"
+        var line = "Re-encoded \(seconds(s.sourceStart))-\(to) s (decoded from \(seconds(s.decodeFrom)) s): "
+        line += "\(s.framesOut) frames"
+        if let start = s.frames.firstStart { line += ", output \(span(start, s.frames.end)) s" }
+        return line + "\n"
+    }
+
+    /// One track: output and input stream, kind, codec, packets, seconds, and what happens to it.
+    static func trackRow(_ t: ExportTrack) -> [String] {
+        let how =
+            switch t.action {
+            case .copy: "copied"
+            case .retime: "copied, retimed"
+            case .reencode: "re-encoded"
+            case .splice: "copied, segments re-encoded"
+            case .stretch: "stretched (\(t.algorithm ?? "")), \(t.samples ?? 0) samples at \(t.sampleRate ?? 0) Hz"
+            case .timecode: "timecode track, from the start timecode"
+            case .drop: "left out: \(t.reason ?? "")"
+            }
+        return [
+            t.index.map { "#\($0)" } ?? "-", t.source.map { "#\($0)" } ?? "-", t.kind, t.codec,
+            t.packets.map(String.init) ?? "-", t.duration.map(seconds) ?? "-", how,
+        ]
     }
 
     /// What the levels (L0, L1, …) of the table are.
@@ -65,6 +97,11 @@ enum ExportPlanText {
     static func seconds(_ r: Rational) -> String { DecimalText.fixed(r.doubleValue, digits: 3) }
 
     static func containerName(_ format: String) -> String { format == "matroska" ? "MKV" : format.uppercased() }
+
+    /// `rows` under `header`, numbers (the packets and seconds) right-aligned.
+    static func table(_ rows: [[String]], header: [String]) -> String {
+        table([header] + rows, numeric: [4, 5])
+    }
 
     /// Columns padded to their widest cell; numbers right-aligned.
     static func table(_ rows: [[String]], numeric: Set<Int> = [3, 6]) -> String {

@@ -23,11 +23,9 @@ final class ExportProgress {
     func show(_ tick: ExportTick) {
         let now = Date()
         let started = writingStarted ?? now
-        if writingStarted == nil {
-            writingStarted = now
-            // A re-encode is said at once, also in a log (where lines come only every few seconds).
-            if tick.isReencoding, line.style == .lines { line.update("re-encoding the video", force: true) }
-        }
+        // In a log the first line comes `ProgressLine.interval` after writing began (an export that
+        // fails before then prints its error line alone); each line says whether it re-encodes.
+        if writingStarted == nil { writingStarted = now }
         line.update(Self.text(tick, elapsed: now.timeIntervalSince(started)))
     }
 

@@ -47,20 +47,38 @@ struct RawTimingArguments {
         }
     }
 
-    /// The timing asked for, reading the timestamps file: unreadable → exit 74, a bad line → 65.
+    /// The timing asked for, reading the timestamps file: unreadable → exit 74, not text or a bad
+    /// line → 65.
     func timing() throws(HFRError) -> InputTiming? {
         if let inputRate { return .constantRate(inputRate) }
         guard let path = timestampsPath else { return nil }
-        let text: String
+        let file: MappedFile
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            file = try MappedFile(path: path)
         } catch {
-            throw .io(path, "cannot read the timestamps file (\(error.localizedDescription))")
+            throw .io(path, "cannot read the timestamps file (\(error))")
+        }
+        // Copied while the mapping lives.
+        let bytes = withExtendedLifetime(file) { Data(file.bytes) }
+        guard let text = Self.text(bytes) else {
+            throw .badInput(path, "not a text file of timestamps (neither UTF-8 nor UTF-16 with a byte-order mark)")
         }
         do {
             return .timestamps(try TimestampFile.parse(text, source: path))
         } catch {
             throw .badInput(path, error.description)
         }
+    }
+
+    /// The file's text: UTF-8 (a byte-order mark skipped), or UTF-16 with its byte-order mark, as
+    /// Windows tools write it; nil when it is neither.
+    static func text(_ bytes: Data) -> String? {
+        let utf16Marks: [[UInt8]] = [[0xFF, 0xFE], [0xFE, 0xFF]]
+        if utf16Marks.contains(where: { bytes.starts(with: $0) }) {
+            return String(data: bytes, encoding: .utf16)
+        }
+        let utf8Mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let body = bytes.starts(with: utf8Mark) ? bytes.dropFirst(3) : bytes[...]
+        return String(bytes: body, encoding: .utf8)
     }
 }

@@ -1,7 +1,7 @@
 import HFRMedia
 
 /// Encodes retimed audio (AAC, the source's PCM, or Vorbis: `Encoder.retimedAudioCodec`) in the
-/// encoder's frame size, timestamps counted in samples, and writes the packets to the output.
+/// encoder's frame size, timestamps counted in samples, and hands the packets to the output's sink.
 final class AudioEncoderSink {
     let encoder: Encoder
     let frames: AudioFrames
@@ -18,7 +18,7 @@ final class AudioEncoderSink {
     private let rateChange: VarispeedStretcher?
 
     init(codec: String = "aac", sampleRate source: Int, channels: Int) throws {
-        let sampleRate = codec == "aac" ? Encoder.aacSampleRate(nearest: source) : source
+        let sampleRate = AudioEncoderSink.sampleRate(codec: codec, source: source)
         encoder = try Encoder.retimedAudio(codec: codec, sampleRate: sampleRate, channels: channels)
         frames = AudioFrames(sampleRate: sampleRate, channels: channels)
         self.sampleRate = sampleRate
@@ -34,56 +34,66 @@ final class AudioEncoderSink {
 
     var timeBase: Rational { Rational(1, Int64(sampleRate)) }
 
+    /// The rate `codec` is encoded at for audio at `source` Hz: AAC's nearest, else the source's.
+    static func sampleRate(codec: String, source: Int) -> Int {
+        codec == "aac" ? Encoder.aacSampleRate(nearest: source) : source
+    }
+
     /// Samples handed to the encoder so far.
     var samplesWritten: Int64 { samplesSent + Int64(pending.count) }
 
     /// Queues `chunk` and encodes every whole encoder frame.
-    func write(_ chunk: AudioChunk, to muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+    func write(_ chunk: AudioChunk, to output: any PacketSink, stream: Int) throws(ExportFailure) {
         pending.append(try rateChange?.process(chunk) ?? chunk)
         let size = encoder.frameSize > 0 ? encoder.frameSize : AudioEncoderSink.anySize
         var offset = 0
         while pending.count - offset >= size {
-            try encoded(pending.slice(offset, offset + size), muxer, stream)
+            try encode(pending.slice(offset, offset + size), output, stream)
             offset += size
         }
         if offset > 0 { pending = pending.slice(offset, pending.count) }
     }
 
     /// Encodes what is left (a short last frame) and drains the encoder.
-    func finish(to muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
+    func finish(to output: any PacketSink, stream: Int) throws(ExportFailure) {
         if let rateChange { pending.append(try rateChange.finish()) }
-        if pending.count > 0 { try encoded(pending, muxer, stream) }
+        if pending.count > 0 { try encode(pending, output, stream) }
         pending = AudioChunk(planes: Array(repeating: [], count: frames.channels))
+        try send(nil, output, stream)
+    }
+
+    private func encode(_ chunk: AudioChunk, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
+        let frame: Frame
         do {
-            try send(nil, muxer, stream)
+            frame = try encoder.adapt(frames.frame(from: chunk, pts: samplesSent), with: &converter)
         } catch {
             throw .writing(error)
         }
-    }
-
-    private func encoded(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        do {
-            try encode(chunk, muxer, stream)
-        } catch {
-            throw .writing(error)
-        }
-    }
-
-    private func encode(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {
-        let frame = try encoder.adapt(frames.frame(from: chunk, pts: samplesSent), with: &converter)
         samplesSent += Int64(chunk.count)
-        try send(frame, muxer, stream)
+        try send(frame, output, stream)
     }
 
-    private func send(_ frame: Frame?, _ muxer: borrowing Muxer, _ stream: Int) throws(AVFailure) {
-        _ = try encoder.send(frame)
-        while case .value = try encoder.receive(into: packet) {
+    /// Encodes `frame` (nil: drains the encoder) and hands the packets made to `output`.
+    private func send(_ frame: Frame?, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
+        do {
+            _ = try encoder.send(frame)
+        } catch {
+            throw .writing(error)
+        }
+        while true {
+            let state: Drain<Void>
+            do {
+                state = try encoder.receive(into: packet)
+            } catch {
+                throw .writing(error)
+            }
+            guard case .value = state else { return }
             // The last packet covers a whole AAC frame; its duration is cut to the real samples so
             // the container's edit list ends the track exactly where the audio ends.
             if let pts = packet.pts, pts + packet.duration > samplesSent {
                 packet.duration = max(0, samplesSent - pts)
             }
-            try muxer.write(packet, from: timeBase, to: stream)
+            try output.write(packet, from: timeBase, to: stream)
         }
     }
 }

@@ -1,11 +1,13 @@
 import HFRMedia
 
 /// The output's audio stream: packets copied (speed 1 throughout; each one decoded on the side to
-/// refuse corrupt ones) or decoded, retimed and re-encoded by an `AudioRetimer`.
+/// refuse corrupt ones) or decoded, retimed and re-encoded by an `AudioRetimer` (in the dry run a
+/// `PlannedRetime`, which decodes the packets alike and counts the samples without making them).
 final class AudioOutput {
     private enum Mode {
         case copy(AudioPacketCheck)
         case retime(AudioRetimer)
+        case planned(PlannedRetime)
     }
 
     let info: StreamInfo
@@ -16,31 +18,47 @@ final class AudioOutput {
     private(set) var packetsIn = 0
 
     init(
-        demuxer: borrowing Demuxer, muxer: borrowing Muxer, info: StreamInfo, plan: ExportPlan, origin: Rational,
+        demuxer: borrowing Demuxer, sink: any PacketSink, info: StreamInfo, plan: ExportPlan, origin: Rational,
         algorithm: ExportSettings.AudioAlgorithm
     ) throws(ExportFailure) {
         self.info = info
         self.plan = plan
         self.origin = origin
+        let container = sink.container
+        var track: OutputTrack
         do {
             let parameters = try demuxer.codecParameters(ofStream: info.index)
-            if AudioOutput.copies(info, plan: plan, container: muxer.formatName) {
-                index = try muxer.addStream(copying: parameters, timeBase: info.timeBase)
+            if AudioOutput.copies(info, plan: plan, container: container) {
+                track = OutputTrack(.audio, codec: info.codecName, source: info, action: .copy, timeBase: info.timeBase)
+                track.parameters = parameters
                 mode = .copy(try AudioPacketCheck(parameters: parameters, timeBase: info.timeBase))
             } else {
-                let retimer = try AudioRetimer(
-                    parameters: parameters, info: info, plan: plan, origin: origin, algorithm: algorithm,
-                    format: muxer.formatName)
-                index = try muxer.addStream(copying: retimer.sink.encoder.parameters(), timeBase: retimer.sink.timeBase)
-                mode = .retime(retimer)
+                let codec = Encoder.retimedAudioCodec(source: info, format: container)
+                let rate = AudioEncoderSink.sampleRate(codec: codec, source: info.sampleRate)
+                track = OutputTrack(
+                    .audio, codec: Encoder.codecName(ofEncoder: codec), source: info,
+                    action: plan.copiesAudio ? .reencode : .stretch, timeBase: Rational(1, Int64(rate)))
+                track.algorithm = plan.copiesAudio ? nil : algorithm.rawValue
+                track.reason = AudioOutput.conversionNote(info, container: container, plan: plan)
+                if sink.encodes {
+                    let retimer = try AudioRetimer(
+                        parameters: parameters, info: info, plan: plan, origin: origin, algorithm: algorithm,
+                        format: container)
+                    track.parameters = try retimer.sink.encoder.parameters()
+                    track.timeBase = retimer.sink.timeBase
+                    mode = .retime(retimer)
+                } else {
+                    mode = .planned(try PlannedRetime(parameters: parameters, info: info, plan: plan))
+                }
             }
-            muxer.keepIdentity(of: info, onStream: index)
         } catch let failure as AVFailure where failure.stage == .decoding {
             // The side check's decoder does not open on the input's audio configuration.
             throw .badInput("audio decoder configuration is corrupt (\(failure))")
         } catch {
             throw .settingUpOutput(error)
         }
+        track.keepsIdentity = true
+        index = try sink.add(track)
     }
 
     /// Before the first sample is written: the retimer finds the onsets (and spectral opens its
@@ -50,30 +68,39 @@ final class AudioOutput {
     }
 
     /// Copies or retimes one source packet.
-    func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) {
+    func write(_ packet: Packet, to sink: any PacketSink) throws(ExportFailure) {
         packetsIn += 1
         switch mode {
         case .retime(let retimer):
-            try retimer.push(packet, to: muxer, stream: index)
+            try retimer.push(packet, to: sink, stream: index)
+        case .planned(let planned):
+            try planned.push(packet)
         case .copy(let check):
             try check.check(packet)
-            try copy(packet, to: muxer)
+            try copy(packet, to: sink)
         }
     }
 
     /// Drains the retimer (a copy has nothing left).
-    func finish(to muxer: borrowing Muxer) throws(ExportFailure) {
-        if case .retime(let retimer) = mode { try retimer.finish(to: muxer, stream: index) }
+    func finish(to sink: any PacketSink) throws(ExportFailure) {
+        switch mode {
+        case .retime(let retimer): try retimer.finish(to: sink, stream: index)
+        case .planned(let planned): try planned.push(nil)
+        case .copy: break
+        }
     }
 
     /// The retimed track's rate and length; nil when copied.
     var retimedSamples: (sampleRate: Int, samples: Int64)? {
-        if case .retime(let retimer) = mode { return (retimer.sampleRate, retimer.outputSamples) }
-        return nil
+        switch mode {
+        case .retime(let retimer): (retimer.sampleRate, retimer.outputSamples)
+        case .planned(let planned): (planned.sampleRate, planned.outputSamples)
+        case .copy: nil
+        }
     }
 
     /// Speed 1 throughout: packets inside the range are copied, shifted to the output's start.
-    private func copy(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) {
+    private func copy(_ packet: Packet, to sink: any PacketSink) throws(ExportFailure) {
         guard let pts = packet.pts else { return }
         let t = Rational.seconds(pts, in: info.timeBase) - origin
         let end = t + Rational.seconds(packet.duration, in: info.timeBase)
@@ -82,11 +109,7 @@ final class AudioOutput {
         let offset = ((plan.start + origin) / info.timeBase).rounded()
         packet.pts = pts - offset
         packet.dts = packet.dts.map { $0 - offset }
-        do {
-            try muxer.write(packet, from: info.timeBase, to: index)
-        } catch {
-            throw .writing(error)
-        }
+        try sink.write(packet, from: info.timeBase, to: index)
     }
 }
 
@@ -101,12 +124,20 @@ extension AudioOutput {
     /// `container` (a muxer name) stores, its own PCM where it can; any other codec is named.
     static func conversionNotes(_ tracks: [StreamInfo], container: String, plan: ExportPlan) -> [String] {
         return tracks.compactMap { track in
-            guard !copies(track, plan: plan, container: container) else { return nil }
-            let codec = Encoder.retimedAudioCodec(source: track, format: container)
-            guard codec != track.codecName else { return nil }
-            let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()
-            let why = track.codecName.hasPrefix("pcm_") ? ": \(container.uppercased()) cannot store PCM" : ""
-            return "audio track #\(track.index) (\(track.codecName)) is retimed into \(name)\(why)"
+            conversionNote(track, container: container, plan: plan).map {
+                "audio track #\(track.index) (\(track.codecName)) is \($0)"
+            }
         }
+    }
+
+    /// Into what `track` is retimed when that is not its own codec (`retimed into AAC: MP4 cannot
+    /// store PCM`); nil when copied or retimed into its own codec.
+    static func conversionNote(_ track: StreamInfo, container: String, plan: ExportPlan) -> String? {
+        guard !copies(track, plan: plan, container: container) else { return nil }
+        let codec = Encoder.retimedAudioCodec(source: track, format: container)
+        guard codec != track.codecName else { return nil }
+        let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()
+        let why = track.codecName.hasPrefix("pcm_") ? ": \(container.uppercased()) cannot store PCM" : ""
+        return "retimed into \(name)\(why)"
     }
 }

@@ -49,12 +49,7 @@ final class AudioRetimer {
         sampleRate = info.sampleRate
         channels = AudioRetimer.channels(keeping: info.channels)
         sourceTimeBase = info.timeBase
-        do {
-            decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
-        } catch {
-            // The input's audio configuration (an AAC `esds`) that no decoder opens: bad data.
-            throw .badInput("audio decoder configuration is corrupt (\(error))")
-        }
+        decoder = try AudioRetimer.openDecoder(parameters, info: info)
         do {
             sink = try AudioEncoderSink(
                 codec: Encoder.retimedAudioCodec(source: info, format: format), sampleRate: sampleRate,
@@ -67,7 +62,7 @@ final class AudioRetimer {
         self.plan = plan
         let pieces = AudioPiece.segments(of: plan, sampleRate: sampleRate)
         self.pieces = pieces
-        outputSamples = pieces.last.map { $0.outputStart + $0.outputCount } ?? 0
+        outputSamples = AudioRetimer.outputSamples(pieces)
         aligner = AudioAligner(
             sampleRate: sampleRate, channels: channels, start: plan.start + origin,
             total: ((plan.end - plan.start) * Rational(Int64(sampleRate))).rounded())
@@ -100,6 +95,48 @@ final class AudioRetimer {
         if algorithm == .spectral {
             studyReader = try TimelineAudioReader(
                 path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner)
+        }
+    }
+
+    /// The samples `pieces` make, in all.
+    static func outputSamples(_ pieces: [AudioPiece]) -> Int64 {
+        pieces.last.map { $0.outputStart + $0.outputCount } ?? 0
+    }
+
+    /// The decoder of the track `info`; bad input when the track's configuration (an AAC `esds`)
+    /// opens none.
+    static func openDecoder(_ parameters: CodecParameters, info: StreamInfo) throws(ExportFailure) -> Decoder {
+        do {
+            return try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
+        } catch {
+            throw .badInput("audio decoder configuration is corrupt (\(error))")
+        }
+    }
+
+    /// Hands `decoder` a packet (nil: the end), then every frame it gives back to `body`: how the
+    /// retimer decodes, and how the dry run (`PlannedRetime`) checks the packets it would retime.
+    static func decode(
+        _ packet: Packet?, _ decoder: borrowing Decoder, into frame: Frame,
+        _ body: (Frame) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
+        if let packet {
+            do {
+                _ = try decoder.send(packet)
+            } catch {
+                throw .badInput("corrupt audio packet (\(error))")
+            }
+        } else {
+            _ = try? decoder.send(nil)
+        }
+        while true {
+            let state: Drain<Void>
+            do {
+                state = try decoder.receive(into: frame)
+            } catch {
+                throw .badInput("corrupt audio (\(error))")
+            }
+            guard case .value = state else { return }
+            try body(frame)
         }
     }
 
@@ -141,54 +178,37 @@ final class AudioRetimer {
         frame.bestEffortTimestamp.map { Rational.seconds($0, in: sourceTimeBase) }
     }
 
-    /// Decodes one source packet and passes its samples on.
-    func push(_ packet: Packet, to muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
-        do {
-            _ = try decoder.send(packet)
-        } catch {
-            throw .badInput("corrupt audio packet (\(error))")
+    /// Decodes one source packet (nil: flushes the decoder) and passes its samples on.
+    func push(_ packet: Packet?, to output: any PacketSink, stream: Int) throws(ExportFailure) {
+        try AudioRetimer.decode(packet, decoder, into: decoded) { (frame) throws(ExportFailure) in
+            let chunk = aligner.align(frames.chunk(from: frame), at: time(of: frame))
+            frame.unref()
+            try route(chunk, output, stream)
         }
-        try drainDecoder(muxer, stream)
     }
 
     /// Flushes the decoder, fills a short track with silence, and finishes every piece.
-    func finish(to muxer: borrowing Muxer, stream: Int) throws(ExportFailure) {
-        _ = try? decoder.send(nil)
-        try drainDecoder(muxer, stream)
-        try route(aligner.remainder(), muxer, stream)
-        while pieceIndex < pieces.count { try closePiece(muxer, stream) }
-        try sink.finish(to: muxer, stream: stream)
-    }
-
-    private func drainDecoder(_ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        while true {
-            let state: Drain<Void>
-            do {
-                state = try decoder.receive(into: decoded)
-            } catch {
-                throw .badInput("corrupt audio (\(error))")
-            }
-            guard case .value = state else { return }
-            let chunk = aligner.align(frames.chunk(from: decoded), at: time(of: decoded))
-            decoded.unref()
-            try route(chunk, muxer, stream)
-        }
+    func finish(to output: any PacketSink, stream: Int) throws(ExportFailure) {
+        try push(nil, to: output, stream: stream)
+        try route(aligner.remainder(), output, stream)
+        while pieceIndex < pieces.count { try closePiece(output, stream) }
+        try sink.finish(to: output, stream: stream)
     }
 
     /// Splits `chunk` at piece boundaries and feeds each part to its piece's stretcher.
-    private func route(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
+    private func route(_ chunk: AudioChunk, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
         var offset = 0
         while offset < chunk.count, pieceIndex < pieces.count {
             let piece = pieces[pieceIndex]
             let n = Int(min(piece.sourceEnd - aligner.routed, Int64(chunk.count - offset)))
             if n > 0 {
                 let part = n == chunk.count ? chunk : chunk.slice(offset, offset + n)
-                try emit(try currentStretcher().process(part), muxer, stream)
+                try emit(try currentStretcher().process(part), output, stream)
                 if algorithm == .timeDomain { remember(part) }
                 aligner.routed += Int64(n)
                 offset += n
             }
-            if aligner.routed >= piece.sourceEnd { try closePiece(muxer, stream) }
+            if aligner.routed >= piece.sourceEnd { try closePiece(output, stream) }
         }
     }
 
@@ -221,27 +241,27 @@ final class AudioRetimer {
     }
 
     /// Ends the current piece: the stretcher's tail, then padded to its exact length.
-    private func closePiece(_ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        try emit(try currentStretcher().finish(), muxer, stream)
+    private func closePiece(_ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
+        try emit(try currentStretcher().finish(), output, stream)
         stretcher = nil
         let piece = pieces[pieceIndex]
         let target = piece.outputStart + piece.outputCount
         if produced < target {
-            try write(AudioChunk(silence: Int(target - produced), channels: channels), muxer, stream)
+            try write(AudioChunk(silence: Int(target - produced), channels: channels), output, stream)
         }
         pieceIndex += 1
     }
 
     /// Writes stretched output, never past the end of the current piece.
-    private func emit(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
+    private func emit(_ chunk: AudioChunk, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
         let piece = pieces[pieceIndex]
         let n = Int(max(0, min(Int64(chunk.count), piece.outputStart + piece.outputCount - produced)))
         guard n > 0 else { return }
-        try write(n == chunk.count ? chunk : chunk.slice(0, n), muxer, stream)
+        try write(n == chunk.count ? chunk : chunk.slice(0, n), output, stream)
     }
 
-    private func write(_ chunk: AudioChunk, _ muxer: borrowing Muxer, _ stream: Int) throws(ExportFailure) {
-        try sink.write(chunk, to: muxer, stream: stream)
+    private func write(_ chunk: AudioChunk, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
+        try sink.write(chunk, to: output, stream: stream)
         produced += Int64(chunk.count)
     }
 }

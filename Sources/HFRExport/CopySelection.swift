@@ -46,7 +46,7 @@ struct CopySelection {
         timeBase = CopySelection.copyTimeBase(source: sourceTimeBase, plan: plan)
         mapStart = plan.map.outputTime(at: plan.start)
         var offset: Int64? = nil
-        if plan.map.isConstant, timeBase == sourceTimeBase / plan.map.segments[0].speed {
+        if plan.cadence == nil, plan.map.isConstant, timeBase == sourceTimeBase / plan.map.segments[0].speed {
             let ticks = origin / sourceTimeBase + mapStart / timeBase
             if ticks.isInteger { offset = ticks.numerator }
         }
@@ -54,8 +54,9 @@ struct CopySelection {
     }
 
     /// With one speed, source ticks scaled by 1/speed: every timestamp maps to a whole tick, exactly.
+    /// Times put back on a cadence need the output rate's own time base.
     static func copyTimeBase(source: Rational, plan: ExportPlan) -> Rational {
-        if plan.map.isConstant {
+        if plan.map.isConstant, plan.cadence == nil {
             let scaled = source / plan.map.segments[0].speed
             if scaled.numerator == 1, scaled.denominator < Int64(Int32.max) { return scaled }
         }
@@ -66,7 +67,7 @@ struct CopySelection {
 
     /// The fate of the frame presented at `pts` (decoded at `dts`, lasting `duration` source ticks).
     func choose(pts: Int64, dts: Int64?, duration: Int64, structure: FrameStructure?) -> Choice {
-        let t = Rational.seconds(pts, in: sourceTimeBase) - origin
+        let t = time(pts)
         let level = structure.map { LayerPlan.level(of: $0, usesTemporalID: layers.usesTemporalID) } ?? 0
         let segment = plan.map.segmentIndex(at: t)
         let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
@@ -78,14 +79,15 @@ struct CopySelection {
         let speed = plan.map.segments[segment].speed
         let stride = LayerPlan.stride(capture: plan.streamRate, speed: speed, output: plan.outputRate)
         let times: (pts: Int64, dts: Int64?, duration: Int64)
-        if let offset = tickOffset, stride.isInteger {
+        if let offset = tickOffset, stride.isInteger, duration > 0 {
             times = (pts - offset, dts.map { $0 - offset }, duration * stride.numerator)
         } else {
-            let sourceDuration = Rational.seconds(duration, in: sourceTimeBase) * stride
-            times = (
-                ticks(t), dts.map { ticks(Rational.seconds($0, in: sourceTimeBase) - origin) },
-                ticks(t + sourceDuration) - ticks(t)
-            )
+            // A frame of unknown duration (Matroska without BlockDurations) lasts one period.
+            var frameDuration =
+                duration > 0 ? Rational.seconds(duration, in: sourceTimeBase) : plan.streamRate.reciprocal
+            if let cadence = plan.cadence { frameDuration = cadence.snapDuration(frameDuration) }
+            let sourceDuration = frameDuration * stride
+            times = (ticks(t), dts.map { ticks(time($0)) }, ticks(t + sourceDuration) - ticks(t))
         }
         return .kept(
             Kept(
@@ -105,6 +107,11 @@ struct CopySelection {
     static func evenDecodeTimes(_ plan: ExportPlan) -> EvenDecodeTimes? {
         let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
         return dropsLayers && plan.map.isConstant ? EvenDecodeTimes() : nil
+    }
+
+    /// Seconds from the origin of source ticks `ticks`, on the plan's cadence if it has one.
+    private func time(_ ticks: Int64) -> Rational {
+        plan.time(ticks, in: sourceTimeBase, origin: origin)
     }
 
     /// Output ticks of source time `t`.

@@ -61,73 +61,46 @@ public final class ExportPipeline {
             path: settings.input, fileSize: fileSize, range: settings.range, timing: settings.timing)
     }
 
-    /// Writes the whole output to `path`: streams, header, every packet, trailer.
+    /// Writes the whole output to `path` (the pass into a `MuxerSink`), completes its metadata and
+    /// checks the file against what was written.
     private func write(
         _ demuxer: borrowing Demuxer, to path: String, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64,
         progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> ExportReport {
-        let video = analysis.video
-        // Every audio track comes out, each retimed as the first (the one the plan checks) is.
-        let audio = settings.audio == .mute ? [] : demuxer.streams.filter { $0.kind == .audio }
         let format = AtomicOutput.containerFormat(for: settings.output)
-        let presentation = settings.rotation.map { video.presentation.rotated(clockwise: $0) } ?? video.presentation
-        let extras = ExtraTrackOutput(
-            streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio.first, format: format,
-            plan: plan, origin: analysis.origin, presentation: presentation)
-        demuxer.discardStreams(except: Set([video.index] + audio.map(\.index) + extras.inputIndices))
-        let mapped =
-            extras.inputIndices.isEmpty && audio.count <= 1
-            ? MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format) : nil
-        let muxer = try ExportPipeline.openOutput(path, format: format, copyingFrom: mapped?.file)
-        let videoOut = try VideoOutput(
-            demuxer: demuxer, muxer: muxer, info: video, plan: plan, origin: analysis.origin)
-        var audioOut: [AudioOutput] = []
-        for a in audio {
-            audioOut.append(
-                try AudioOutput(
-                    demuxer: demuxer, muxer: muxer, info: a, plan: plan, origin: analysis.origin,
-                    algorithm: settings.audio))
+        let isISO = format == "mp4" || format == "mov"
+        let tags = header(plan: plan, analysis: analysis, inputTags: demuxer.metadata, isISO: isISO)
+        let pass = try pass(demuxer, analysis: analysis, plan: plan, fileSize: fileSize, progress: progress) {
+            (mapped) throws(ExportFailure) in
+            // Matroska otherwise writes a random segment UID and its version: the same export would
+            // give other bytes each run (MP4 needs nothing: it writes neither).
+            try MuxerSink(
+                path: path, format: format, copyingFrom: mapped?.file, tags: tags,
+                options: isISO ? ["movflags": "+use_metadata_tags"] : ["fflags": "+bitexact"])
         }
-        try ExportPipeline.keepPresentation(presentation, muxer: muxer, stream: videoOut.index)
-        try extras.addStreams(demuxer, to: muxer, video: videoOut.index)
-        try writeHeader(muxer, format: format, plan: plan, analysis: analysis, inputTags: demuxer.metadata)
-        progress?(videoOut.tick(inputFraction: 0))
-        for a in audioOut { try a.prepare(input: settings.input) }
-        let videoTimes = try copyPackets(
-            demuxer, mapped: mapped, to: muxer, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
-            progress: progress)
-        try videoOut.finish(to: muxer)
-        for a in audioOut { try a.finish(to: muxer) }
         do {
-            try muxer.finish()
-            if format == "mp4" || format == "mov" {
+            if isISO {
                 try MP4MetadataPatch.setFloat32(
                     ExportMetadata.floatTags(plan: plan, sourceCaptureRate: analysis.captureRate), inFileAt: path)
             }
             // FFmpeg 5.1 writes no rotation into Matroska: a quarter turn goes in as a `Projection` roll.
-            if format == "matroska", let turn = presentation.clockwiseRotation, turn != 0 {
+            if format == "matroska", let turn = pass.presentation.clockwiseRotation, turn != 0 {
                 try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
             }
         } catch {
             throw .writing(error)
         }
-        var report = report(analysis: analysis, plan: plan, video: videoOut, audio: audioOut)
+        let videoOut = pass.video
+        var report = report(analysis: analysis, plan: plan, pass: pass)
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
             rate: plan.map.isConstant && analysis.isEvenlySpaced
-                && !videoTimes.isVariable ? plan.outputRate : nil,
+                && !pass.spacing.isVariable ? plan.outputRate : nil,
             written: videoOut.tally,
             longestLastFrame: longestLastFrame(demuxer, analysis: analysis, plan: plan), isCopy: plan.layers != nil)
-        let duration = videoOut.tally.duration(isISO: format == "mp4" || format == "mov")
-        report.outputDuration = facts.duration ?? duration
-        report.isKernelCopy = mapped != nil
-        report.notes += extras.notes
-        report.notes += AudioOutput.conversionNotes(audio, container: format, plan: plan)
-        report.notes += ExportPipeline.readNotes(analysis, spacing: videoTimes, demuxer: demuxer)
-        report.plan = ExportPreview(
-            settings: settings, analysis: analysis, plan: plan, tally: videoOut.tally,
-            outputDuration: duration, notes: report.notes)
+        report.outputDuration = facts.duration ?? pass.preview.outputDuration
+        report.isKernelCopy = pass.isMapped
         return report
     }
 
@@ -151,33 +124,20 @@ public final class ExportPipeline {
         return notes + Prober.ignoredCaptureRateTags(tags: demuxer.metadata, streamTags: analysis.video.metadata)
     }
 
-    /// Tags (in key order: a dictionary's order changes from run to run, and so would the file's
-    /// bytes) and the container header.
-    private func writeHeader(
-        _ muxer: borrowing Muxer, format: String, plan: ExportPlan, analysis: InputAnalysis,
-        inputTags: [String: String]
-    ) throws(ExportFailure) {
-        let isISO = format == "mp4" || format == "mov"
+    /// The container's tags, in the order they are set: the export's in key order (a dictionary's
+    /// order changes from run to run, and so would the file's bytes), then the file's identity.
+    private func header(
+        plan: ExportPlan, analysis: InputAnalysis, inputTags: [String: String], isISO: Bool
+    ) -> [(key: String, value: String)] {
         let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate, isISO: isISO)
-        for (key, value) in tags.sorted(by: { $0.key < $1.key }) {
-            muxer.setMetadata(key, value)
-        }
-        for (key, value) in ExportMetadata.identity(inputTags: inputTags, input: settings.input) {
-            muxer.setMetadata(key, value)
-        }
-        do {
-            // Matroska otherwise writes a random segment UID and its version: the same export would
-            // give other bytes each run (MP4 needs nothing: it writes neither).
-            try muxer.writeHeader(options: isISO ? ["movflags": "+use_metadata_tags"] : ["fflags": "+bitexact"])
-        } catch {
-            throw .writing(error)
-        }
+        return tags.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }
+            + ExportMetadata.identity(inputTags: inputTags, input: settings.input).map { ($0.key, $0.value) }
     }
 
-    /// The one pass over the input: every packet checked, then handed to its stream's output. With
+    /// The packets of the pass: every one checked, then handed to its stream's output. With
     /// `mapped`, video packets come from the index and view the mapped input; else all are read.
-    private func copyPackets(
-        _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to muxer: borrowing Muxer, video: VideoOutput,
+    func copyPackets(
+        _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to sink: any PacketSink, video: VideoOutput,
         audio: [AudioOutput], extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> GapRange {
         let packet: Packet
@@ -201,15 +161,15 @@ public final class ExportPipeline {
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             try ExportPipeline.checkIntact(packet, fileSize: fileSize)
-            if !isVideo, try extras.write(packet, to: muxer) { return }
+            if !isVideo, try extras.write(packet, to: sink) { return }
             if isVideo {
                 videoPackets += 1
                 try decodeTimes.check(packet.dts)
                 try presentationTimes.check(packet.pts)
                 spacing.keep(packet.pts)
-                try video.write(packet, to: muxer)
+                try video.write(packet, to: sink)
             } else if let track = audio.first(where: { $0.info.index == packet.streamIndex }) {
-                try track.write(packet, to: muxer)
+                try track.write(packet, to: sink)
             }
             if let progress, Date().timeIntervalSince(lastProgress) >= 0.5 {
                 lastProgress = Date()
@@ -245,9 +205,9 @@ public final class ExportPipeline {
         return spacing
     }
 
-    private func report(
-        analysis: InputAnalysis, plan: ExportPlan, video: VideoOutput, audio: [AudioOutput]
-    ) -> ExportReport {
+    private func report(analysis: InputAnalysis, plan: ExportPlan, pass: ExportPass) -> ExportReport {
+        let video = pass.video
+        let preview = pass.preview
         var report = ExportReport(
             input: settings.input, output: settings.output, captureRate: analysis.captureRate,
             captureRateSource: analysis.captureRateSource.rawValue, outputRate: plan.outputRate,
@@ -255,19 +215,19 @@ public final class ExportPipeline {
             levelSignalling: analysis.layerSignalling?.rawValue ?? "not-analysed",
             isReencoded: plan.layers == nil,
             reencodeReason: plan.reencodeReason,
-            audioAlgorithm: ExportPreview.audioAlgorithm(settings, analysis, plan),
-            inputDuration: analysis.end * analysis.streamScale, outputDuration: plan.outputDuration, notes: plan.notes)
+            audioAlgorithm: preview.audioAlgorithm,
+            inputDuration: analysis.end * analysis.streamScale, outputDuration: plan.outputDuration,
+            notes: preview.notes)
         report.framesIn = video.framesIn
         report.framesOut = video.framesOut
         report.droppedByLevel = video.droppedByLevel
         report.interpolatedFrames = video.interpolatedOut
         report.isSpliced = plan.isSpliced
         report.interpolation = plan.synthesis?.rawValue
-        report.audioTracks = audio.count
-        if let retimed = audio.first?.retimedSamples {
-            report.audioSampleRate = retimed.sampleRate
-            report.audioSamples = retimed.samples
-        }
+        report.audioTracks = preview.audioTracks
+        report.audioSampleRate = preview.audioSampleRate ?? 0
+        report.audioSamples = preview.audioSamples ?? 0
+        report.plan = preview
         return report
     }
 
@@ -300,16 +260,5 @@ public final class ExportPipeline {
             throw .usage(cause)
         }
         return demuxer
-    }
-
-    private static func openOutput(_ path: String, format: String, copyingFrom file: MappedFile?) throws(ExportFailure)
-        -> Muxer
-    {
-        do {
-            if let file { return try Muxer(path: path, format: format, copyingFrom: file) }
-            return try Muxer(path: path, format: format)
-        } catch {
-            throw .writing(error)
-        }
     }
 }

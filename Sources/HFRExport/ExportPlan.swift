@@ -40,6 +40,9 @@ public struct ExportPlan: Sendable {
     var spliceEncoder: H264Encoder.Settings?
     /// A whole re-encode's encoder when it is not hfr's layered OpenH264 (`DeliveryEncoding`).
     public internal(set) var delivery: DeliveryEncoding?
+    /// Evenly spaced frames stamped in a time base that rounds them (Matroska's milliseconds): the
+    /// grid their times are put back on before they are mapped.
+    var cadence: Cadence?
 
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
@@ -60,6 +63,7 @@ public struct ExportPlan: Sendable {
         guard o <= Rational(1000) else {
             throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
         }
+        try PlanBounds.check(outputRate: o)
         // From here on, stream time (see the type's comment); messages convert back with `k`.
         var map = realMap.timeScaled(by: k.reciprocal)
         var notes: [String] = []
@@ -141,6 +145,11 @@ public struct ExportPlan: Sendable {
                 video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
             if let note { plan.notes.append(note) }
         }
+        if analysis.isEvenlySpaced {
+            plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
+        }
+        try PlanBounds.check(
+            plan, audio: settings.audio, hasAudio: analysis.audio != nil, hasRange: settings.range != nil)
         return plan
     }
 

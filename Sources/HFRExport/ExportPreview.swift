@@ -2,9 +2,10 @@ import HFRMedia
 import HFRProbe
 
 /// An export's plan as people and scripts read it: per segment of the time map, the source span,
-/// speed, the frames kept and dropped per layer, copied or re-encoded, the output frames; then the
-/// totals. `export --dry-run` prints it before anything is written, from a pass that decides each
-/// frame as the export does (`CopySelection`); the export's report carries the one it wrote.
+/// speed, the frames kept and dropped per layer, copied or re-encoded, the output frames; the
+/// stretches a splice re-encodes; the totals; every track and what happens to it. Made by the
+/// export's own pass (`ExportPipeline.pass`): `export --dry-run` prints it from a pass into a sink
+/// that only counts, the export's report carries the one it wrote.
 public struct ExportPreview: Sendable {
     public struct Segment: Sendable {
         /// Real (source) seconds of the input this segment covers, within the range.
@@ -28,6 +29,19 @@ public struct ExportPreview: Sendable {
         public let outputEnd: Rational
     }
 
+    /// A stretch of a spliced export that is re-encoded between copied ones (`ReencodedSpan`).
+    public struct Span: Sendable {
+        /// Real (source) seconds whose output frames it makes, to where copying resumes (nil: the end).
+        public let sourceStart: Rational
+        public let sourceEnd: Rational?
+        /// Real seconds of the keyframe its decoding starts from.
+        public let decodeFrom: Rational
+        /// The frames it writes, of them the new pictures, and the output seconds they span.
+        public let frames: FrameTally
+
+        public var framesOut: Int { frames.framesOut }
+    }
+
     public let input: String
     public let output: String
     /// libavformat's name of the output container ("mp4", "mov", "matroska").
@@ -49,6 +63,8 @@ public struct ExportPreview: Sendable {
     public let isSpliced: Bool
     public let splicedReason: String?
     public let segments: [Segment]
+    /// A splice's re-encoded stretches (empty otherwise).
+    public let reencodedSpans: [Span]
     public let framesIn: Int
     public let framesOut: Int
     /// Written frames before the range start, hidden by an edit list.
@@ -61,17 +77,28 @@ public struct ExportPreview: Sendable {
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
     public let audioAlgorithm: String
+    /// Audio tracks written; the first retimed track's rate and samples (nil when copied or none),
+    /// and its length (when copied: the video's), as `ExportReport` has them.
+    public let audioTracks: Int
+    public let audioSampleRate: Int?
+    public let audioSamples: Int64?
+    public let audioDuration: Rational?
+    /// The output's tracks in stream order, then the input's tracks left out.
+    public let tracks: [ExportTrack]
     public let notes: [String]
 
     public var isReencoded: Bool { reencodeReason != nil }
 
+    /// The plan of the pass whose outputs are `video` and `audio` and whose tracks are `tracks`.
     init(
-        settings: ExportSettings, analysis: InputAnalysis, plan: ExportPlan, tally: FrameTally,
-        outputDuration: Rational, notes: [String]
+        settings: ExportSettings, analysis: InputAnalysis, plan: ExportPlan, video: VideoOutput, audio: [AudioOutput],
+        tracks: [ExportTrack], notes: [String]
     ) {
+        let tally = video.tally
+        let container = AtomicOutput.containerFormat(for: settings.output)
         input = settings.input
         output = settings.output
-        container = AtomicOutput.containerFormat(for: settings.output)
+        self.container = container
         captureRate = analysis.captureRate
         captureRateSource = analysis.captureRateSource.rawValue
         outputRate = plan.outputRate
@@ -84,13 +111,27 @@ public struct ExportPreview: Sendable {
         isSpliced = plan.isSpliced
         splicedReason = plan.isSpliced ? plan.reencodeReason : nil
         segments = ExportPreview.segments(plan: plan, tally: tally)
+        let k = plan.streamScale
+        reencodedSpans = zip(plan.reencodedSpans, video.spanSlots).map { span, frames in
+            Span(
+                sourceStart: span.from * k, sourceEnd: span.to.map { $0 * k }, decodeFrom: span.decodeFrom * k,
+                frames: frames)
+        }
         framesIn = tally.framesIn
         framesOut = tally.framesOut
         hiddenFrames = tally.hidden
         interpolatedFrames = tally.interpolated
         interpolation = plan.synthesis?.rawValue
-        self.outputDuration = outputDuration
+        outputDuration = tally.duration(isISO: container == "mp4" || container == "mov")
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
+        audioTracks = audio.count
+        let retimed = audio.first?.retimedSamples
+        audioSampleRate = retimed?.sampleRate
+        audioSamples = retimed?.samples
+        audioDuration =
+            retimed.map { Rational($0.samples, Int64($0.sampleRate)) }
+            ?? (audioAlgorithm == "copy" ? outputDuration : nil)
+        self.tracks = tracks
         self.notes = notes
     }
 

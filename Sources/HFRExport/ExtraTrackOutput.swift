@@ -11,6 +11,10 @@ final class ExtraTrackOutput {
     private(set) var notes: [String] = []
     /// The start timecode for the output's video stream.
     let timecode: String?
+    /// The input's timecode track (MOV `tmcd`) the timecode is read from, if any.
+    let timecodeTrack: StreamInfo?
+    /// Input tracks of these kinds left out, and why.
+    private(set) var leftOut: [Int: String] = [:]
     /// Copied tracks: input stream index → (its info, output stream index once added).
     private var tracks: [Int: (info: StreamInfo, output: Int?)] = [:]
     private let plan: ExportPlan
@@ -27,7 +31,11 @@ final class ExtraTrackOutput {
         self.origin = origin
         let (timecode, note) = ExtraTrackOutput.startTimecode(streams: streams, metadata: metadata, video: video, plan)
         self.timecode = timecode
+        timecodeTrack = streams.first { $0.isTimecode && $0.metadata.timecode != nil }
         notes += note.map { [$0] } ?? []
+        for s in streams where s.isTimecode {
+            leftOut[s.index] = note ?? "its start timecode is written as the video's timecode tag"
+        }
         let shown = presentation ?? video.presentation
         // Matroska takes a quarter turn (`MatroskaRotationPatch`), not a flip or another angle.
         let kept = format == "matroska" && shown.clockwiseRotation != nil
@@ -41,6 +49,7 @@ final class ExtraTrackOutput {
                 tracks[s.index] = (s, nil)
             } else {
                 let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName
+                leftOut[s.index] = "\(format) cannot store it"
                 notes.append("\(s.kind.rawValue) track #\(s.index) (\(name)) is left out: \(format) cannot store it")
             }
         }
@@ -65,25 +74,53 @@ final class ExtraTrackOutput {
     /// Input streams whose packets this writes.
     var inputIndices: [Int] { tracks.keys.sorted() }
 
-    /// Adds the output streams (after the video's, whose index is `video`) and the timecode tag.
-    func addStreams(_ demuxer: borrowing Demuxer, to muxer: borrowing Muxer, video: Int) throws(ExportFailure) {
-        if let timecode { muxer.setMetadata("timecode", timecode, ofStream: video) }
+    /// The input's chapters on the output's timeline: each span mapped through the plan's time map
+    /// and clipped to the exported range; a chapter outside the range is left out.
+    static func retimed(_ chapters: [Chapter], plan: ExportPlan, origin: Rational) -> [Chapter] {
+        let base = plan.map.outputTime(at: plan.start)
+        return chapters.compactMap { c in
+            let start = max(c.start - origin, plan.start)
+            let end = min(c.end - origin, plan.end)
+            guard end > start else { return nil }
+            var moved = c
+            moved.start = plan.map.outputTime(at: start) - base
+            moved.end = plan.map.outputTime(at: end) - base
+            return moved
+        }
+    }
+
+    /// Adds the input's chapters, retimed, to `sink` (and says what became of them).
+    func addChapters(_ demuxer: borrowing Demuxer, to sink: any PacketSink) throws(ExportFailure) {
+        let chapters = demuxer.chapters
+        guard !chapters.isEmpty else { return }
+        let kept = ExtraTrackOutput.retimed(chapters, plan: plan, origin: origin)
+        try sink.add(chapters: kept)
+        let outside = chapters.count - kept.count
+        notes.append(
+            "\(kept.count) of \(chapters.count) chapters kept, retimed with the video"
+                + (outside > 0 ? " (\(outside) outside the range left out)" : ""))
+    }
+
+    /// Adds the output streams (after the video's and the audio's).
+    func addStreams(_ demuxer: borrowing Demuxer, to sink: any PacketSink) throws(ExportFailure) {
         for index in inputIndices {
+            let info = tracks[index]!.info
+            var track = OutputTrack(
+                info.kind, codec: info.codecName, source: info, action: plan.copiesAudio ? .copy : .retime,
+                timeBase: info.timeBase)
             do {
-                let info = tracks[index]!.info
-                let output = try muxer.addStream(
-                    copying: demuxer.codecParameters(ofStream: index), timeBase: info.timeBase)
-                muxer.keepIdentity(of: info, onStream: output)
-                tracks[index]!.output = output
+                track.parameters = try demuxer.codecParameters(ofStream: index)
             } catch {
                 throw .settingUpOutput(error)
             }
+            track.keepsIdentity = true
+            tracks[index]!.output = try sink.add(track)
         }
     }
 
     /// Writes `packet` if it belongs to a kept track (false otherwise): timestamps through the time
     /// map, the part outside the exported range cut off, packets wholly outside it left out.
-    func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) -> Bool {
+    func write(_ packet: Packet, to sink: any PacketSink) throws(ExportFailure) -> Bool {
         guard let track = tracks[packet.streamIndex], let output = track.output else { return false }
         guard let pts = packet.pts ?? packet.dts else { return true }
         let timeBase = track.info.timeBase
@@ -98,11 +135,7 @@ final class ExtraTrackOutput {
         packet.pts = outStart
         packet.dts = outStart
         if packet.duration > 0 { packet.duration = max(1, ticks(min(end, plan.end)) - outStart) }
-        do {
-            try muxer.write(packet, from: timeBase, to: output)
-        } catch {
-            throw .writing(error)
-        }
+        try sink.write(packet, from: timeBase, to: output)
         return true
     }
 }
@@ -110,20 +143,6 @@ final class ExtraTrackOutput {
 extension StreamInfo {
     /// A MOV timecode track.
     var isTimecode: Bool { codecTag == "tmcd" }
-}
-
-extension ExportPipeline {
-    /// The video's display matrix (or `--rotate`'s), colour description, aspect ratio and HDR side
-    /// data, on the output video stream whether its packets are copied or re-encoded.
-    static func keepPresentation(
-        _ presentation: StreamPresentation, muxer: borrowing Muxer, stream: Int
-    ) throws(ExportFailure) {
-        do {
-            try muxer.apply(presentation, toStream: stream)
-        } catch {
-            throw .settingUpOutput(error)
-        }
-    }
 }
 
 extension [String: String] {

@@ -1,8 +1,8 @@
 import HFRMedia
 
-/// The video frames of an export counted per segment of the plan's time map: filled by the export
-/// as it writes (`VideoOutput`, `VideoReencoder`) and by the dry run as it reads, through the same
-/// decisions (`CopySelection`, `ExportPlan.reencodedSlotTime`).
+/// The video frames of an export counted per segment of the plan's time map: filled as the frames
+/// are written (`VideoOutput`, `VideoReencoder`) or, in the dry run, counted (`SlotCounter`), through
+/// the same decisions (`CopySelection`, `SlotSchedule`).
 public struct FrameTally: Sendable {
     public struct Segment: Sendable, Equatable {
         /// Source frames presented in the segment, within the range.
@@ -107,9 +107,20 @@ public struct FrameTally: Sendable {
         segments[plan.map.segmentIndex(at: t)].framesIn += 1
     }
 
+    /// Counts the output frame a re-encoder writes for `decision`, `frameTicks` of `timeBase` long
+    /// from its slot: `VideoReencoder` as it encodes it, the dry run's `SlotCounter` as it decides it.
+    mutating func countSlot(_ decision: SlotSchedule.Decision, frameTicks: Int64, timeBase: Rational, plan: ExportPlan)
+    {
+        let pts = decision.slot * frameTicks
+        let span = (Rational(pts) * timeBase, Rational(pts + frameTicks) * timeBase)
+        countSlot(at: decision.time, span: span, plan: plan, isNew: decision.showsNewPicture(plan))
+    }
+
     /// Counts a re-encoded output frame for source time `t`, shown over output seconds `span`;
     /// `isNew`: a picture made between captured frames.
-    mutating func countSlot(at t: Rational, span: (start: Rational, end: Rational), plan: ExportPlan, isNew: Bool) {
+    private mutating func countSlot(
+        at t: Rational, span: (start: Rational, end: Rational), plan: ExportPlan, isNew: Bool
+    ) {
         let segment = plan.map.segmentIndex(at: t)
         segments[segment].kept[0, default: 0] += 1
         if isNew { segments[segment].interpolated += 1 }
@@ -145,7 +156,7 @@ public struct FrameTally: Sendable {
 
 extension ExportPlan {
     /// Source time of a re-encode's output frame `slot` (from the plan's start); nil past the end.
-    /// `VideoReencoder` encodes one frame per slot; the dry run counts them.
+    /// `VideoReencoder` encodes one frame per slot; the dry run's `SlotCounter` counts them.
     func reencodedSlotTime(_ slot: Int64) -> Rational? {
         let base = map.outputTime(at: start)
         let t = map.sourceTime(at: base + Rational(slot) / outputRate)

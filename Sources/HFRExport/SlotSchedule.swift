@@ -2,8 +2,8 @@ import HFRInterpolation
 import HFRMedia
 
 /// Which picture each output frame of a re-encode shows, decided from the times of the captured
-/// frames around its slot: `VideoReencoder` feeds it decoded frames, the dry run packet times, so
-/// both make the same decisions and count the same new pictures.
+/// frames around its slot: `VideoReencoder` feeds it decoded frames, the dry run's `SlotCounter`
+/// packet times, so both make the same decisions and count the same new pictures.
 ///
 /// A slot's source time is `ExportPlan.reencodedSlotTime`. In a segment where each output frame
 /// advances the source by at least one captured frame (C·S/O ≥ 1) the slot shows the captured frame
@@ -23,6 +23,13 @@ struct SlotSchedule {
         /// Source seconds (from the origin) the slot shows.
         let time: Rational
         let pick: Pick
+
+        /// Whether the slot shows a new picture made between captured frames (what `plan` makes
+        /// there: none with `repeat`, which shows the earlier one again).
+        func showsNewPicture(_ plan: ExportPlan) -> Bool {
+            guard case .between = pick else { return false }
+            return plan.synthesis != nil
+        }
     }
 
     let plan: ExportPlan
@@ -41,11 +48,18 @@ struct SlotSchedule {
         if let span { slot = plan.firstSlot(atOrAfter: span.from) }
     }
 
-    /// Decides every slot before the captured frame at `later` (source seconds), the frame before it
-    /// being at `earlier`; with `later` nil (the end of the input), every slot left.
-    mutating func decide(earlier: Rational, later: Rational?) -> [Decision] {
+    /// Slots decided at a time: a long gap between captured frames (millions of slots) is worked
+    /// through in batches, each written before the next is decided, so a stop request is seen.
+    static let batch = 512
+
+    /// Decides the next slots (at most `limit`) before the captured frame at `later` (source
+    /// seconds), the frame before it being at `earlier`; with `later` nil (the end of the input),
+    /// the slots left. Empty once every slot before `later` is decided.
+    mutating func decide(earlier: Rational, later: Rational?, limit: Int = SlotSchedule.batch) -> [Decision] {
         var decisions: [Decision] = []
-        while let t = plan.reencodedSlotTime(slot), until.map({ t < $0 }) ?? true, later.map({ t < $0 }) ?? true {
+        while decisions.count < limit, let t = plan.reencodedSlotTime(slot), until.map({ t < $0 }) ?? true,
+            later.map({ t < $0 }) ?? true
+        {
             decisions.append(Decision(slot: slot, time: t, pick: pick(t, earlier: earlier, later: later)))
             slot += 1
         }
@@ -64,18 +78,20 @@ struct SlotSchedule {
     }
 
     /// Hands `body` the decision for every slot, for captured frames at `times` (source seconds, any
-    /// order): what the dry run counts, as the re-encoder decides them from the decoded frames.
+    /// order): what the dry run counts (`SlotCounter`), as the re-encoder decides them from the
+    /// decoded frames.
     static func forEachDecision(
         plan: ExportPlan, sourceTimeBase: Rational, times: [Rational], span: ReencodedSpan? = nil,
-        _ body: (Decision) -> Void
-    ) {
+        _ body: (Decision) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
         var schedule = SlotSchedule(plan: plan, sourceTimeBase: sourceTimeBase, span: span)
         let sorted = times.sorted()
         guard var earlier = sorted.first else { return }
-        for later in sorted.dropFirst() {
-            schedule.decide(earlier: earlier, later: later).forEach(body)
-            earlier = later
+        for later in sorted.dropFirst().map(Optional.some) + [nil] {
+            while case let decisions = schedule.decide(earlier: earlier, later: later), !decisions.isEmpty {
+                for d in decisions { try body(d) }
+            }
+            if let later { earlier = later }
         }
-        schedule.decide(earlier: earlier, later: nil).forEach(body)
     }
 }

@@ -3,6 +3,8 @@ import HFRProbe
 
 /// The output's video stream: packets copied losslessly (kept layers, timestamps through the time
 /// map) or handed to the re-encoder. This is where frames are dropped and timestamps rescaled.
+/// The export and its dry run both go through it; only their sink (and with it the re-encoder,
+/// `makeReencoder`) differs.
 final class VideoOutput {
     let plan: ExportPlan
     let info: StreamInfo
@@ -17,18 +19,22 @@ final class VideoOutput {
     private let movesPrefixes: Bool
     /// The prefix NAL units the last packet carried for this one (with their length fields).
     private var carriedPrefix: [UInt8]?
-    private let reencoder: VideoReencoder?
+    private let reencoder: (any Reencoder)?
     /// A spliced export (`ExportPlan.isSpliced`): the re-encoder of the stretch being decoded, the
     /// next stretch's index, and the input's codec parameters the re-encoders open with.
-    private var spanEncoder: VideoReencoder?
+    private var spanEncoder: (any Reencoder)?
     private var nextSpan = 0
     private var sourceParameters: CodecParameters?
+    /// Whether re-encoders really encode (else the dry run's `SlotCounter`s count).
+    private let encodes: Bool
     /// Which frames a copy keeps and their output times; nil when re-encoding.
     private let selection: CopySelection?
     /// Decode times rewritten evenly (`EvenDecodeTimes`) when layers are dropped at one speed.
     private var decodeTimes: EvenDecodeTimes?
     /// What was written, per segment of the time map (the report's plan).
     private(set) var tally: FrameTally
+    /// A splice: the output frames of each re-encoded stretch finished so far.
+    private(set) var spanSlots: [FrameTally] = []
     var framesIn: Int { reencoder?.framesIn ?? tally.framesIn }
     /// Copied frames before the range start: decoded as references, hidden by an edit list.
     var hiddenOut: Int { tally.hidden }
@@ -48,18 +54,22 @@ final class VideoOutput {
             isReencoding: reencoder != nil)
     }
 
+    /// Adds the video stream to `sink`, shown as `presentation`, with the start `timecode` tag.
     init(
-        demuxer: borrowing Demuxer, muxer: borrowing Muxer, info: StreamInfo, plan: ExportPlan, origin: Rational
+        demuxer: borrowing Demuxer, sink: any PacketSink, info: StreamInfo, plan: ExportPlan, origin: Rational,
+        presentation: StreamPresentation, timecode: String?
     ) throws(ExportFailure) {
         self.plan = plan
         self.info = info
         self.origin = origin
+        encodes = sink.encodes
         parser = FrameParser(codecName: info.codecName, extradata: info.extradata)
         let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
         movesPrefixes = parser?.codec == .h264 && dropsLayers
         decodeTimes = CopySelection.evenDecodeTimes(plan)
         if let refusal = VideoOutput.containerRefusal(
-            format: muxer.formatName, accepts: muxer.accepts(codecID: info.codecID), info: info, plan: plan)
+            format: sink.container, accepts: Muxer.format(sink.container, accepts: info.codecID), info: info,
+            plan: plan)
         {
             throw .refused(refusal)
         }
@@ -68,36 +78,61 @@ final class VideoOutput {
         selection = plan.layers.map {
             CopySelection(plan: plan, layers: $0, sourceTimeBase: info.timeBase, origin: origin)
         }
+        var track: OutputTrack
         do {
+            let parameters = try demuxer.codecParameters(ofStream: info.index)
             if let selection {
-                timeBase = selection.timeBase
                 reencoder = nil
-                let parameters = try demuxer.codecParameters(ofStream: info.index)
-                index = try muxer.addStream(copying: parameters, timeBase: selection.timeBase)
-                muxer.keepCodecTag(of: parameters, ofStream: index)
+                track = OutputTrack(
+                    .video, codec: info.codecName, source: info, action: VideoOutput.action(plan),
+                    timeBase: selection.timeBase)
+                track.parameters = parameters
+                track.keepsCodecTag = true
                 if plan.isSpliced { sourceParameters = parameters }
             } else {
-                let made = try VideoReencoder(
-                    parameters: demuxer.codecParameters(ofStream: info.index), info: info, plan: plan, origin: origin)
-                let parameters = try made.streamParameters(width: info.width, height: info.height)
+                let made = try VideoOutput.makeReencoder(
+                    encodes: sink.encodes, parameters: parameters, info: info, plan: plan, origin: origin)
                 reencoder = made
-                timeBase = made.outputTimeBase
-                index = try muxer.addStream(copying: parameters, timeBase: made.outputTimeBase)
+                let codec = plan.delivery.map { Encoder.codecName(ofEncoder: $0.codec) } ?? "h264"
+                track = OutputTrack(
+                    .video, codec: codec, source: info, action: .reencode, timeBase: made.outputTimeBase)
+                track.parameters = try made.outputParameters(width: info.width, height: info.height)
             }
         } catch {
             throw .settingUpOutput(error)
         }
-        muxer.setFrameRate(plan.outputRate, ofStream: index)
+        timeBase = track.timeBase
+        track.reason = plan.layers == nil || plan.isSpliced ? plan.reencodeReason ?? "re-encoded" : nil
+        track.frameRate = plan.outputRate
+        track.presentation = presentation
+        if let timecode { track.tags["timecode"] = timecode }
+        index = try sink.add(track)
+    }
+
+    /// The re-encoder of a whole plan, or with `span` of one stretch of a splice: `VideoReencoder`
+    /// when the sink encodes, else the dry run's `SlotCounter`.
+    private static func makeReencoder(
+        encodes: Bool, parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational,
+        span: ReencodedSpan? = nil
+    ) throws(ExportFailure) -> any Reencoder {
+        guard encodes else { return try SlotCounter(info: info, plan: plan, origin: origin, span: span) }
+        return try VideoReencoder(parameters: parameters, info: info, plan: plan, origin: origin, span: span)
+    }
+
+    /// What happens to the copied video: `copy` at speed 1 throughout, else `retime`; `splice` when
+    /// segments are re-encoded in between.
+    static func action(_ plan: ExportPlan) -> ExportTrack.Action {
+        plan.isSpliced ? .splice : plan.copiesAudio ? .copy : .retime
     }
 
     /// Copies or re-encodes one source packet.
-    func write(_ packet: Packet, to muxer: borrowing Muxer) throws(ExportFailure) {
+    func write(_ packet: Packet, to sink: any PacketSink) throws(ExportFailure) {
         tally.framesIn += 1
         if let reencoder {
             if let pts = packet.pts {
                 tally.countSource(at: Rational.seconds(pts, in: info.timeBase) - origin, plan: plan)
             }
-            try reencoder.push(packet) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
+            try reencoder.push(packet) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, sink) }
             return
         }
         guard let selection else { return }
@@ -110,7 +145,7 @@ final class VideoOutput {
         }
         decodeTimes?.observeSource(packet)
         let structure = try parse(packet)
-        if plan.isSpliced { try feedSpan(packet, at: Rational.seconds(pts, in: info.timeBase) - origin, muxer) }
+        if plan.isSpliced { try feedSpan(packet, at: Rational.seconds(pts, in: info.timeBase) - origin, sink) }
         let choice = selection.choose(pts: pts, dts: packet.dts, duration: packet.duration, structure: structure)
         tally.count(choice, timeBase: timeBase)
         guard case .kept(let kept) = choice else { return }
@@ -121,7 +156,7 @@ final class VideoOutput {
         packet.isDisposable =
             structure?.isDroppable == true
             || (selection.layers.usesTemporalID && topKept > 0 && kept.level == topKept)
-        try mux(packet, from: timeBase, muxer)
+        try mux(packet, from: timeBase, sink)
     }
 
     /// The packet's frame structure (nil for codecs not parsed), after checking its NAL units; with
@@ -174,48 +209,46 @@ final class VideoOutput {
     /// Hands a spliced export's packet at source time `t` to the stretch that decodes it: from the
     /// keyframe before the stretch through the keyframe where copying resumes, whose arrival ends
     /// the stretch (its last slots are decided, encoded and written before that keyframe's copy).
-    private func feedSpan(_ packet: Packet, at t: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {
+    private func feedSpan(_ packet: Packet, at t: Rational, _ sink: any PacketSink) throws(ExportFailure) {
         // The keyframe ending one stretch may also be where the next one starts decoding.
         while nextSpan < plan.reencodedSpans.count, let parameters = sourceParameters {
             let span = plan.reencodedSpans[nextSpan]
             guard t >= span.decodeFrom else { return }
-            let encoder: VideoReencoder
+            let encoder: any Reencoder
             if let current = spanEncoder {
                 encoder = current
             } else {
-                encoder = try VideoReencoder(parameters: parameters, info: info, plan: plan, origin: origin, span: span)
+                encoder = try VideoOutput.makeReencoder(
+                    encodes: encodes, parameters: parameters, info: info, plan: plan, origin: origin, span: span)
                 spanEncoder = encoder
             }
             try encoder.push(packet) { (p) throws(ExportFailure) in
-                try self.mux(p, from: encoder.outputTimeBase, muxer)
+                try self.mux(p, from: encoder.outputTimeBase, sink)
             }
             guard let to = span.to, t >= to else { return }
-            try finishSpan(muxer)
+            try finishSpan(sink)
         }
     }
 
     /// Ends the stretch being re-encoded: its last slots written, its counts added.
-    private func finishSpan(_ muxer: borrowing Muxer) throws(ExportFailure) {
+    private func finishSpan(_ sink: any PacketSink) throws(ExportFailure) {
         guard let encoder = spanEncoder else { return }
-        try encoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: encoder.outputTimeBase, muxer) }
+        try encoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: encoder.outputTimeBase, sink) }
         tally.takeSlots(of: encoder.slots)
+        spanSlots.append(encoder.slots)
         spanEncoder = nil
         nextSpan += 1
     }
 
-    func finish(to muxer: borrowing Muxer) throws(ExportFailure) {
-        try finishSpan(muxer)
+    func finish(to sink: any PacketSink) throws(ExportFailure) {
+        try finishSpan(sink)
         guard let reencoder else { return }
-        try reencoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, muxer) }
+        try reencoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: self.timeBase, sink) }
         tally.takeSlots(of: reencoder.slots)
     }
 
-    private func mux(_ packet: Packet, from timeBase: Rational, _ muxer: borrowing Muxer) throws(ExportFailure) {
+    private func mux(_ packet: Packet, from timeBase: Rational, _ sink: any PacketSink) throws(ExportFailure) {
         if let pts = packet.pts { writtenEnd = max(writtenEnd, pts + packet.duration) }
-        do {
-            try muxer.write(packet, from: timeBase, to: index)
-        } catch {
-            throw .writing(error)
-        }
+        try sink.write(packet, from: timeBase, to: index)
     }
 }

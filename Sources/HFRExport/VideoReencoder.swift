@@ -8,7 +8,7 @@ import HFRProbe
 /// encodes with the same layered OpenH264 encoder `hfr record` uses, or, for pictures beyond 8-bit
 /// 4:2:0 that it would reduce, with a delivery encoder that keeps them (`PictureEncoder`). Holds
 /// two decoded frames and at most `picturesPerRun` new pictures at a time.
-final class VideoReencoder {
+final class VideoReencoder: Reencoder {
     let encoder: any PictureEncoder
     let outputTimeBase: Rational
     private let decoder: Decoder
@@ -102,7 +102,7 @@ final class VideoReencoder {
 
     /// The output stream's codec parameters (H.264 with the encoder's SPS/PPS, or the delivery
     /// encoder's own).
-    func streamParameters(width: Int, height: Int) throws(ExportFailure) -> CodecParameters {
+    func outputParameters(width: Int, height: Int) throws(ExportFailure) -> CodecParameters? {
         do {
             return try encoder.streamParameters(width: width, height: height)
         } catch {
@@ -130,7 +130,7 @@ final class VideoReencoder {
             if frame.isCorrupt { throw .badInput("corrupt video: frame \(framesIn) decodes with errors") }
             framesIn += 1
             let pts = frame.bestEffortTimestamp ?? 0
-            let next = Neighbour(frame, time: Rational.seconds(pts, in: sourceTimeBase) - origin)
+            let next = Neighbour(frame, time: plan.time(pts, in: sourceTimeBase, origin: origin))
             // The slots before this frame are decided now: the two frames around them are known.
             if let held { try encodeSlots(between: held, and: next, write) }
             held = next
@@ -152,15 +152,24 @@ final class VideoReencoder {
     private func encodeSlots(
         between earlier: Neighbour, and later: Neighbour?, _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
-        let decisions = schedule.decide(earlier: earlier.time, later: later?.time)
+        while case let decisions = schedule.decide(earlier: earlier.time, later: later?.time), !decisions.isEmpty {
+            try encode(decisions, between: earlier, and: later, write)
+        }
+    }
+
+    /// Encodes one batch of decided slots.
+    private func encode(
+        _ decisions: [SlotSchedule.Decision], between earlier: Neighbour, and later: Neighbour?,
+        _ write: (Packet) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
         var i = 0
         while i < decisions.count {
             switch decisions[i].pick {
             case .earlier:
-                try encode(earlier.frame, decisions[i], isNew: false, write)
+                try encode(earlier.frame, decisions[i], write)
                 i += 1
             case .later:
-                try encode(later!.frame, decisions[i], isNew: false, write)
+                try encode(later!.frame, decisions[i], write)
                 i += 1
             case .between:
                 var run: [SlotSchedule.Decision] = []
@@ -170,7 +179,7 @@ final class VideoReencoder {
                 }
                 let made = try synthesize(run, earlier, later!)
                 for (picture, decision) in zip(made, run) {
-                    try encode(picture, decision, isNew: picture !== earlier.frame, write)
+                    try encode(picture, decision, write)
                 }
             }
         }
@@ -204,8 +213,7 @@ final class VideoReencoder {
     }
 
     private func encode(
-        _ frame: Frame, _ decision: SlotSchedule.Decision, isNew: Bool,
-        _ write: (Packet) throws(ExportFailure) -> Void
+        _ frame: Frame, _ decision: SlotSchedule.Decision, _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
         let picture: Frame
         do {
@@ -214,9 +222,8 @@ final class VideoReencoder {
             throw .processing("video conversion: \(error)")
         }
         let pts = decision.slot * frameTicks
-        let span = (Rational(pts) * outputTimeBase, Rational(pts + frameTicks) * outputTimeBase)
-        slots.countSlot(at: decision.time, span: span, plan: plan, isNew: isNew)
-        if isNew { interpolated += 1 }
+        slots.countSlot(decision, frameTicks: frameTicks, timeBase: outputTimeBase, plan: plan)
+        if decision.showsNewPicture(plan) { interpolated += 1 }
         framesOut += 1
         do {
             try encoder.encode(picture, pts: pts, into: packet) { temporalID in

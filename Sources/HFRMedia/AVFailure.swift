@@ -65,6 +65,16 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
             .contains(errno)
     }
 
+    /// A failure of the file or disk being written (full, read-only, gone, not permitted) rather
+    /// than of what was written: exit 74.
+    public var isOutputSideFailure: Bool {
+        guard let errno else { return false }
+        return [
+            ENOSPC, EDQUOT, EFBIG, EIO, EROFS, EPERM, EACCES, ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, EEXIST,
+            EMFILE, ENFILE, EBADF, EXDEV, EPIPE, ELOOP,
+        ].contains(errno)
+    }
+
     /// Data that is not what it should be, found by hfr itself (FFmpeg's AVERROR_INVALIDDATA).
     public static func invalidData(_ operation: String) -> AVFailure {
         AVFailure(code: HFR_AVERROR_INVALIDDATA, operation: operation)

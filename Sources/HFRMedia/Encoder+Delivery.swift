@@ -21,6 +21,13 @@ extension Encoder {
     /// FFmpeg has none.
     public static let webmCodec: String? = ["libvpx-vp9"].first { avcodec_find_encoder_by_name($0) != nil }
 
+    /// The codec libavcodec's encoder `name` writes ("libx264": "h264", "libvorbis": "vorbis"); the
+    /// name itself when this FFmpeg has no such encoder.
+    public static func codecName(ofEncoder name: String) -> String {
+        guard let codec = avcodec_find_encoder_by_name(name) else { return name }
+        return String(cString: avcodec_get_name(codec.pointee.id))
+    }
+
     /// Whether libavcodec's encoder `name` takes pictures of `format`.
     public static func encoder(_ name: String, takes format: PixelFormat) -> Bool {
         guard let codec = avcodec_find_encoder_by_name(name), var formats = codec.pointee.pix_fmts else {

@@ -5,8 +5,8 @@
 /// Ctrl-C and SIGTERM, the two ways a user or a supervisor asks hfr to stop: one place that routes
 /// both to a handler (a recording's or export's stop flag, a batch's forwarding to its children).
 public enum InterruptSignals {
-    /// SIGINT and SIGTERM.
-    public static let numbers: [Int32] = [SIGINT, SIGTERM]
+    /// SIGINT, SIGTERM and SIGHUP (the terminal closed, or a session ended).
+    public static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// `numbers` as a signal set, for `pthread_sigmask`.
     static var set: sigset_t {
@@ -16,12 +16,11 @@ public enum InterruptSignals {
         return set
     }
 
-    /// Routes SIGINT and SIGTERM to `handler` (which must be async-signal-safe) and unblocks them on
+    /// Routes SIGINT, SIGTERM and SIGHUP to `handler` (which must be async-signal-safe) and unblocks them on
     /// the calling thread. A parent may have started hfr with them blocked (the mask is inherited);
     /// call this before starting threads, which inherit the caller's mask.
     public static func install(_ handler: @convention(c) (Int32) -> Void) {
-        signal(SIGINT, handler)
-        signal(SIGTERM, handler)
+        for number in numbers { signal(number, handler) }
         var set = set
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }

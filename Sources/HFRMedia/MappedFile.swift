@@ -14,7 +14,7 @@ public final class MappedFile {
     /// The mapping; empty for an empty file.
     public let bytes: UnsafeRawBufferPointer
 
-    /// Maps `path`; throws the errno of `open`, `fstat` or `mmap`.
+    /// Maps `path`; throws the errno of `open`, `fstat` or `mmap` (EISDIR for a directory).
     public init(path: String) throws(Errno) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Errno.current }
@@ -23,6 +23,10 @@ public final class MappedFile {
             let error = Errno.current
             close(fd)
             throw error
+        }
+        guard info.st_mode & S_IFMT != S_IFDIR else {
+            close(fd)
+            throw Errno(rawValue: EISDIR)
         }
         let size = Int(info.st_size)
         var base: UnsafeRawPointer? = nil

@@ -31,8 +31,15 @@ struct StreamTally {
         return Rational(Int64(packetCount - 1)) / Rational.seconds(hi - lo, in: timeBase)
     }
 
+    /// From the earliest start to the end of the last frame. A last packet of unknown duration
+    /// (Matroska without BlockDurations) lasts the frames' mean period: else the last frame would
+    /// lie at the end, outside the stream, and be cut.
     func measuredDuration(timeBase: Rational) -> Rational? {
         guard let lo = minStart, let end = maxPtsEnd, end >= lo else { return nil }
-        return Rational.seconds(end - lo, in: timeBase)
+        let seconds = Rational.seconds(end - lo, in: timeBase)
+        guard end == maxPts, packetCount > 1, let first = minPts, let last = maxPts, last > first else {
+            return seconds
+        }
+        return seconds + Rational.seconds(last - first, in: timeBase) / Rational(Int64(packetCount - 1))
     }
 }

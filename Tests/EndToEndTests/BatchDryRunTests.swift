@@ -94,7 +94,7 @@ struct BatchDryRunTests {
             #expect(result["frames"] as? Int == plan["framesOut"] as? Int, "\(job["output"] ?? "")")
             let output = try #require(job["output"] as? String)
             #expect(try FFprobe.count(output, stream: "v:0", decoding: false) == plan["framesOut"] as? Int)
-            let audio = (plan["audio"] as? [String: String])?["algorithm"]
+            let audio = (plan["audio"] as? [String: Any])?["algorithm"] as? String
             #expect(try MediaChecks.entry(output, stream: "a:0", "codec_name").isEmpty == (audio == "none"))
         }
     }

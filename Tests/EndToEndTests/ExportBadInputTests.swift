@@ -133,7 +133,7 @@ import Testing
         let export = try BackgroundProcess(
             Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30", "--reencode", "always"],
             directory: dir)
-        let isWriting = Tool.waitForFile(dir.path(".out.mp4.\(export.process.processIdentifier).tmp"), timeout: 60)
+        let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
         export.send(SIGINT)
         export.send(SIGINT)
         let r = export.wait()
@@ -142,7 +142,8 @@ import Testing
         #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
     }
 
-    @Test func interruptExits130AndLeavesNothing() throws {
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interruptExits130AndLeavesNothing(signal: Int32) throws {
         let dir = try TemporaryDirectory()
         let input = dir.path("in.mp4")
         let output = dir.path("out.mp4")
@@ -150,13 +151,40 @@ import Testing
         // Re-encoding 1200 frames takes seconds: the signal comes while frames are being written.
         let export = try BackgroundProcess(
             Tool.hfrPath, ["export", input, output, "--conform", "30", "--reencode", "always"], directory: dir)
-        let temporary = dir.path(".out.mp4.\(export.process.processIdentifier).tmp")
-        let isWriting = Tool.waitForFile(temporary, timeout: 60)
-        export.send(SIGINT)
+        let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
+        export.send(signal)
         let r = export.wait()
         #expect(isWriting, "the export never started writing; stderr: \(r.stderr)")
         #expect(r.status == 130, "stderr: \(r.stderr)")
         #expect(r.stderr.contains("Error: \(output): interrupted; nothing written"), "stderr: \(r.stderr)")
         #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+    }
+
+    /// A crash while the muxer writes (SIGABRT, as an abort() in the muxer loop ends hfr; SIGKILL,
+    /// which no handler sees) leaves nothing in the output directory: the output is an unnamed
+    /// file until it is complete, and the kernel removes it with the process. (Before, the
+    /// temporary `.out.mp4.PID.tmp` stayed.)
+    @Test(arguments: [SIGABRT, SIGKILL])
+    func aCrashWhileWritingLeavesNothing(signal: Int32) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.mp4")
+        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30", "--reencode", "always"],
+            directory: dir)
+        let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
+        export.send(signal)
+        let r = export.wait()
+        #expect(isWriting, "the export never started writing; stderr: \(r.stderr)")
+        #expect(export.wasSignalled, "exit \(r.status): \(r.stderr)")
+        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+        if signal == SIGABRT {
+            // One line instead of the Swift runtime's pages of backtrace (which let hfr run on).
+            #expect(
+                r.stderr.hasSuffix(
+                    "Error: hfr stopped on an internal fault (SIGABRT): a bug; please report it with the command line\n"
+                ), "\(r.stderr)")
+            #expect(!r.stderr.contains("Backtrac"), "\(r.stderr)")
+        }
     }
 }

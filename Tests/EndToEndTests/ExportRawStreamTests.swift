@@ -213,6 +213,70 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
     }
 
+    /// A timestamps file saved as UTF-16 (with its byte-order mark, as Windows editors save) or
+    /// with a UTF-8 byte-order mark is read as the same times (UTF-16 was "cannot read", exit 74);
+    /// bytes that are no text are bad data (65), a directory an I/O error (74), each in one line.
+    @Test func aTimestampsFileIsReadInUTF8OrUTF16AndAnythingElseIsNamed() throws {
+        let raw = try rawH264()
+        let (pts, _) = try writeTimestamps()
+        let text = try String(contentsOfFile: pts, encoding: .utf8)
+        let utf16 = dir.path("pts-utf16.txt")
+        try text.write(toFile: utf16, atomically: true, encoding: .utf16)
+        let bom8 = dir.path("pts-bom.txt")
+        try (Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)).write(to: URL(fileURLWithPath: bom8))
+        var outputs: [String] = []
+        for (name, file) in [("utf8", pts), ("utf16", utf16), ("bom", bom8)] {
+            let out = dir.path("\(name).mp4")
+            let r = try export([raw, out, "--timestamps", file, "--conform", "30"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            outputs.append(try presentationTimes(out).times.map { String($0) }.joined(separator: ","))
+        }
+        #expect(Set(outputs).count == 1 && !outputs[0].isEmpty)
+        let binary = dir.path("pts.bin")
+        try Data([0x00, 0xC3, 0x28, 0xFF, 0x80, 0x0A]).write(to: URL(fileURLWithPath: binary))
+        for (file, status, cause) in [
+            (binary, Int32(65), "not a text file of timestamps"), (dir.path(""), 74, "Is a directory"),
+        ] {
+            let r = try export([raw, dir.path("bad.mp4"), "--timestamps", file, "--conform", "30"])
+            #expect(r.status == status && r.stderr.contains(cause), "\(file): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("bad.mp4")))
+    }
+
+    /// A 30-hour gap in the timestamps, exported with `--fps 60`: the re-encoder repeats a frame
+    /// 6.5 million times from one input packet. SIGTERM during it stops the export at once (it
+    /// was asked only between input packets: before, it ran on through the whole gap, minutes
+    /// here; the 1 hour of the issue took 2.2 s), exit 130, nothing left.
+    @Test func aSignalStopsAReencodeInsideALongGap() throws {
+        let raw = try rawH264()
+        let (pts, micros) = try writeTimestamps()
+        let gap = Int64(30 * 3600) * 1_000_000
+        let lines = micros.enumerated().map { i, t in
+            let shifted = t + (i >= 150 ? gap : 0)
+            return String(format: "%lld.%03lld", shifted / 1000, shifted % 1000)
+        }
+        try (["# timecode format v2"] + lines).joined(separator: "\n").appending("\n")
+            .write(toFile: pts, atomically: true, encoding: .utf8)
+        let out = dir.path("gap.mp4")
+        let export = try BackgroundProcess(
+            Tool.hfrPath, ["export", raw, out, "--timestamps", pts, "--fps", "60"], directory: dir)
+        let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
+        #expect(isWriting, "never started writing: \(export.stderrSoFar)")
+        usleep(300_000)
+        export.send(SIGTERM)
+        let sent = Date()
+        while export.process.isRunning, Date().timeIntervalSince(sent) < 30 { usleep(10_000) }
+        let stoppedAfter = Date().timeIntervalSince(sent)
+        if export.process.isRunning { export.send(SIGKILL) }
+        let r = export.wait()
+        print("SIGTERM inside a 30-hour gap: stopped after \(String(format: "%.3f", stoppedAfter)) s")
+        #expect(r.status == 130, "after \(stoppedAfter) s: \(r.stderr)")
+        #expect(r.stderr.hasSuffix("Error: \(out): interrupted; nothing written\n"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).allSatisfy { !$0.hasPrefix(".gap") })
+    }
+
     /// B-frames: read order is not presentation order (was refused, exit 65). The frames are copied
     /// with the times of the pictures they show: the output decodes to the raw stream's pictures in
     /// the raw stream's own order (ffmpeg's decode of each, compared picture by picture), each

@@ -42,6 +42,21 @@ import Testing
         }
     }
 
+    /// A size the source's pixel format cannot hold (4:2:0 at odd sides) is made smaller by FFmpeg:
+    /// refused at start as what was asked (`hfr preview --size 3x3` was exit 69, as a device fault).
+    @Test func aSizeTheSourceCannotMakeIsAUsageError() throws {
+        let session = try CaptureSession.open(
+            .generated(
+                CaptureRequest(
+                    source: .testPattern, width: 3, height: 3, frameRate: Rational(30), includesSourceAudio: false)))
+        #expect {
+            try session.start()
+        } throws: { error in
+            guard let e = error as? CaptureError, case .mismatch = e else { return false }
+            return e.isUsage && e.description == "test source: asked for 3x3, the source delivers 2x2"
+        }
+    }
+
     /// Cameras that are not there, and nodes that are no camera, are refused at open with the
     /// cause in the user's words (exit 69: not a usage error).
     @Test(arguments: [

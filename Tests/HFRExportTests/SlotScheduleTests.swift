@@ -22,9 +22,9 @@ import Testing
         return try ExportPlan.make(settings, analysis)
     }
 
-    func decisions(_ plan: ExportPlan) -> [SlotSchedule.Decision] {
+    func decisions(_ plan: ExportPlan) throws -> [SlotSchedule.Decision] {
         var all: [SlotSchedule.Decision] = []
-        SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: Rational(1, 90000), times: Self.times.shuffled()) {
+        try SlotSchedule.forEachDecision(plan: plan, sourceTimeBase: Rational(1, 90000), times: Self.times.shuffled()) {
             all.append($0)
         }
         return all
@@ -38,7 +38,7 @@ import Testing
         #expect(p.layers == nil)
         #expect(p.needsNewFrames(segment: 0))
         #expect(p.synthesis == (method == .repeat ? nil : method))
-        let all = decisions(p)
+        let all = try decisions(p)
         // 2 s at 1/8 speed: 16 s of output at 30 fps.
         #expect(all.count == 480)
         #expect(all.map(\.slot) == Array(0..<480))
@@ -53,10 +53,24 @@ import Testing
 
     /// A ramp: the real-time segments pick every 4th captured frame, the 0.1x one makes 3 of every
     /// 4 pictures (0.4 of a frame per output frame: fractions 0.4, 0.8, then 0.2, 0.6 ...).
+    /// A long gap is decided in batches (so a stop request is seen between them): batch by batch,
+    /// the decisions are those of one pass, with no slot left out or decided twice.
+    @Test func batchesDecideTheSameSlotsAsOnePass() throws {
+        let p = try plan(.speed(Rational(1, 8), fps: Rational(30)), .flow)
+        var whole = SlotSchedule(plan: p, sourceTimeBase: Rational(1, 90000))
+        var batched = SlotSchedule(plan: p, sourceTimeBase: Rational(1, 90000))
+        let (a, b) = (Self.times[0], Self.times[10])
+        let all = whole.decide(earlier: a, later: b, limit: .max)
+        var pieces: [SlotSchedule.Decision] = []
+        while case let next = batched.decide(earlier: a, later: b, limit: 3), !next.isEmpty { pieces += next }
+        #expect(all.count > 3 && pieces == all)
+        #expect(batched.decide(earlier: a, later: b).isEmpty && batched.slot == whole.slot)
+    }
+
     @Test func rampMakesPicturesOnlyWhereTheMapNeedsThem() throws {
         let p = try plan(.ramp(try TimeMap(parsing: "0-0.5@1,0.5-1@0.1,1-@1"), fps: Rational(30)), .flow)
         #expect(!p.needsNewFrames(segment: 0) && p.needsNewFrames(segment: 1) && !p.needsNewFrames(segment: 2))
-        let all = decisions(p)
+        let all = try decisions(p)
         #expect(all.count == 15 + 150 + 30)
         for d in all where d.time < Rational(1, 2) || d.time >= Rational(1) {
             #expect(d.pick == .earlier, "slot \(d.slot) at \(d.time)")

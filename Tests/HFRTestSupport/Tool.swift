@@ -128,6 +128,24 @@ public final class BackgroundProcess: @unchecked Sendable {
 }
 
 extension Tool {
+    /// Waits until process `pid` writes an output in `directory` (polling, up to `timeout` seconds):
+    /// hfr writes outputs as unnamed files there (O_TMPFILE), which its descriptors show as
+    /// `DIRECTORY/#INODE (deleted)`; where the file system has none, as `.NAME.PID.tmp`.
+    public static func waitForOutput(of pid: Int32, in directory: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        let fds = "/proc/\(pid)/fd"
+        while Date() < deadline {
+            let links = ((try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []).compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)")
+            }
+            if links.contains(where: { $0.hasPrefix(directory + "/#") && $0.hasSuffix("(deleted)") }) { return true }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            if names.contains(where: { $0.hasPrefix(".") && $0.hasSuffix(".\(pid).tmp") }) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// Waits until `path` exists (polling), up to `timeout` seconds; returns whether it appeared.
     public static func waitForFile(_ path: String, timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
