@@ -46,6 +46,11 @@ extension CaptureSession {
         }
     }
 
+    /// The mode a session asked for `--fps max` would choose among `modes` (what `hfr formats` marks).
+    public static func modeForMaximumRate(among modes: [V4L2Mode]) -> ModeSelector.Choice? {
+        try? ModeSelector(modes: modes).select(ModeSelector.Request(rate: nil))
+    }
+
     /// What else reaches the chosen rate, when the driver granted something else than it enumerated.
     static func alternatives(to choice: ModeSelector.Choice, in modes: [V4L2Mode]) -> String {
         let rate = ModeSelector.rateText(choice.rate)

@@ -62,7 +62,7 @@ public struct FormatsCommand: Command {
         }
         // Stepwise and continuous ranges are tried at the preset sizes, as record --fps max tries them.
         let modes = formats.map { $0.modes(device: device) }
-        let best = try? ModeSelector(modes: modes.flatMap { $0 }).select(.init(rate: nil))
+        let best = CaptureSession.modeForMaximumRate(among: modes.flatMap { $0 })
         let values = controls.map { c in (c, c.isSimple && !c.isButton ? try? device.value(of: c) : nil) }
         if json {
             Console.output(

@@ -13,20 +13,25 @@ public enum CrashSignal {
         (SIGSEGV, "SIGSEGV"), (SIGBUS, "SIGBUS"), (SIGFPE, "SIGFPE"), (SIGILL, "SIGILL"), (SIGABRT, "SIGABRT"),
         (SIGTRAP, "SIGTRAP"),
     ]
-    /// Each fault's line, made before any can arrive: the handler may only write(2) it.
-    nonisolated(unsafe) private static var lines: [UnsafeMutablePointer<CChar>?] = []
+    /// Each fault's line by signal number, made before any can arrive: a plain C array, which the
+    /// handler only reads and write(2)s (no Swift array retained inside a signal handler).
+    static let lineCount = 65
+    nonisolated(unsafe) private static let lines = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(
+        capacity: lineCount)
 
     /// Installs the handlers (once, at start, before any thread), unless `HFR_BACKTRACE` is set.
     public static func install() {
         guard getenv("HFR_BACKTRACE") == nil else { return }
-        lines = (0..<65).map { number in
-            guard let name = names.first(where: { $0.0 == Int32(number) })?.1 else { return nil }
-            return strdup(
-                "Error: hfr stopped on an internal fault (\(name)): a bug; please report it with the command line\n")
+        for number in 0..<lineCount {
+            let name = names.first { $0.0 == Int32(number) }?.1
+            lines[number] = name.map {
+                strdup(
+                    "Error: hfr stopped on an internal fault (\($0)): a bug; please report it with the command line\n")
+            }
         }
         let handler: @convention(c) (Int32) -> Void = { number in
             // write(2) and raise(3) are async-signal-safe; SA_RESETHAND made the action the default.
-            if number >= 0, Int(number) < CrashSignal.lines.count, let line = CrashSignal.lines[Int(number)] {
+            if number >= 0, Int(number) < CrashSignal.lineCount, let line = CrashSignal.lines[Int(number)] {
                 _ = write(2, line, strlen(line))
             }
             raise(number)
