@@ -124,40 +124,40 @@ import Testing
 
 /// Ctrl-C during an export: nothing is left behind, and the error says so.
 @Suite struct ExportInterruptTests {
-    @Test func secondInterruptExitsAtOnceAndLeavesNothing() throws {
-        let dir = try TemporaryDirectory()
-        let input = dir.path("in.mp4")
-        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
-        // A re-encode, signalled once it is writing: it cannot have finished before the signals come
-        // (a stream copy after a fixed half second could, and the test then checked nothing).
-        let export = try BackgroundProcess(
-            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30", "--reencode", "always"],
-            directory: dir)
-        let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
-        export.send(SIGINT)
-        export.send(SIGINT)
-        let r = export.wait()
-        #expect(isWriting, "the export never started writing; stderr: \(r.stderr)")
-        #expect(r.status == 130 || r.status == 1, "stderr: \(r.stderr)")
-        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
-    }
-
-    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
-    func interruptExits130AndLeavesNothing(signal: Int32) throws {
+    /// A 10 s input re-encoded to `out.mp4` in a fresh directory, once it is writing, given
+    /// `signals`: what it printed and exited with, whether it had started writing, whether a
+    /// signal ended it. A re-encode takes seconds, so it cannot have finished before the signals
+    /// come (a stream copy after a fixed half second could, and a test then checked nothing).
+    func signalledWhileWriting(_ signals: [Int32]) throws -> (
+        r: ToolResult, isWriting: Bool, wasSignalled: Bool, left: [String], output: String
+    ) {
         let dir = try TemporaryDirectory()
         let input = dir.path("in.mp4")
         let output = dir.path("out.mp4")
         try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
-        // Re-encoding 1200 frames takes seconds: the signal comes while frames are being written.
         let export = try BackgroundProcess(
             Tool.hfrPath, ["export", input, output, "--conform", "30", "--reencode", "always"], directory: dir)
         let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
-        export.send(signal)
+        for signal in signals { export.send(signal) }
         let r = export.wait()
-        #expect(isWriting, "the export never started writing; stderr: \(r.stderr)")
-        #expect(r.status == 130, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("Error: \(output): interrupted; nothing written"), "stderr: \(r.stderr)")
-        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+        let left = try dir.contents().filter { !$0.hasPrefix("bg-") }
+        return (r, isWriting, export.wasSignalled, left, output)
+    }
+
+    @Test func secondInterruptExitsAtOnceAndLeavesNothing() throws {
+        let run = try signalledWhileWriting([SIGINT, SIGINT])
+        #expect(run.isWriting, "the export never started writing; stderr: \(run.r.stderr)")
+        #expect(run.r.status == 130 || run.r.status == 1, "stderr: \(run.r.stderr)")
+        #expect(run.left == ["in.mp4"])
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func interruptExits130AndLeavesNothing(signal: Int32) throws {
+        let run = try signalledWhileWriting([signal])
+        #expect(run.isWriting, "the export never started writing; stderr: \(run.r.stderr)")
+        #expect(run.r.status == 130, "stderr: \(run.r.stderr)")
+        #expect(run.r.stderr.contains("Error: \(run.output): interrupted; nothing written"), "\(run.r.stderr)")
+        #expect(run.left == ["in.mp4"])
     }
 
     /// A crash while the muxer writes (SIGABRT, as an abort() in the muxer loop ends hfr; SIGKILL,
@@ -166,25 +166,17 @@ import Testing
     /// temporary `.out.mp4.PID.tmp` stayed.)
     @Test(arguments: [SIGABRT, SIGKILL])
     func aCrashWhileWritingLeavesNothing(signal: Int32) throws {
-        let dir = try TemporaryDirectory()
-        let input = dir.path("in.mp4")
-        try FileManager.default.copyItem(atPath: try ExportInputs.tenSeconds.get(), toPath: input)
-        let export = try BackgroundProcess(
-            Tool.hfrPath, ["export", input, dir.path("out.mp4"), "--conform", "30", "--reencode", "always"],
-            directory: dir)
-        let isWriting = Tool.waitForOutput(of: export.process.processIdentifier, in: dir.url.path, timeout: 60)
-        export.send(signal)
-        let r = export.wait()
-        #expect(isWriting, "the export never started writing; stderr: \(r.stderr)")
-        #expect(export.wasSignalled, "exit \(r.status): \(r.stderr)")
-        #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["in.mp4"])
+        let run = try signalledWhileWriting([signal])
+        #expect(run.isWriting, "the export never started writing; stderr: \(run.r.stderr)")
+        #expect(run.wasSignalled, "exit \(run.r.status): \(run.r.stderr)")
+        #expect(run.left == ["in.mp4"])
         if signal == SIGABRT {
             // One line instead of the Swift runtime's pages of backtrace (which let hfr run on).
             #expect(
-                r.stderr.hasSuffix(
+                run.r.stderr.hasSuffix(
                     "Error: hfr stopped on an internal fault (SIGABRT): a bug; please report it with the command line\n"
-                ), "\(r.stderr)")
-            #expect(!r.stderr.contains("Backtrac"), "\(r.stderr)")
+                ), "\(run.r.stderr)")
+            #expect(!run.r.stderr.contains("Backtrac"), "\(run.r.stderr)")
         }
     }
 }
