@@ -67,9 +67,9 @@ enum PlanBounds {
         }
     }
 
+    /// Hours, to a tenth below 1,000 and whole above.
     private static func hours(_ seconds: Rational) -> String {
-        (seconds / Rational(3600)).doubleValue < 1000
-            ? DecimalText.fixed((seconds / Rational(3600)).doubleValue, digits: 1)
-            : DecimalText.fixed((seconds / Rational(3600)).doubleValue, digits: 0)
+        let h = (seconds / Rational(3600)).doubleValue
+        return DecimalText.fixed(h, digits: h < 1000 ? 1 : 0)
     }
 }

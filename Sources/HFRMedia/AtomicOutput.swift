@@ -68,15 +68,6 @@ public struct AtomicOutput: ~Copyable {
         if descriptor == nil { unlink(temporaryPath) }
     }
 
-    /// Whether outputs in `directory` are written as unnamed files (the kernel and file system
-    /// support `O_TMPFILE` there).
-    public static func writesUnnamed(in directory: String) -> Bool {
-        let fd = open(directory, hfr_o_tmpfile | O_RDWR | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        close(fd)
-        return true
-    }
-
     /// The directory holding `path` ("." for a bare name).
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

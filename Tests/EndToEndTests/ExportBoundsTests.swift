@@ -11,7 +11,8 @@ import Testing
         (["--speed", "0.0002"], "the audio would be stretched 5000× keeping its pitch (--audio spectral)"),
         // Before: a segfault inside librubberband (exit 139), leaving .out.mp4.PID.tmp.
         (["--ramp", "0-0.5@0.0001"], "the audio would be stretched 10000×"),
-        (["--conform", "0.012"], "the audio would be stretched 10000×"),
+        // 10000× of the 120 fps recording, 2500× of the 30 fps one.
+        (["--conform", "0.012"], "× keeping its pitch (--audio spectral), beyond the 1000×"),
         (["--speed", "0.0002", "--audio", "time-domain"], "(--audio time-domain)"),
         // Before: "corrupt timestamps" for a valid input (exit 65), an overflow of hfr's own.
         (["--conform", "30.0000000001"], "is finer than a media time base holds"),
@@ -21,17 +22,21 @@ import Testing
         (["--conform", "30", "--range", "1.999-"], "s, less than one frame at 30 fps (1.999–2 s of the input)"),
     ]
 
-    @Test(arguments: cases) func aValueBeyondABoundIsRefusedBeforeAnyWork(_ c: (arguments: [String], mentions: String))
+    /// hfr's own 120 fps recording, and ffmpeg's 30 fps libx264 with B-frames and AAC (both 2 s).
+    static let inputs = ["layered-120fps.mp4", "x264-bframes.mp4"]
+
+    @Test(arguments: inputs, cases)
+    func aValueBeyondABoundIsRefusedBeforeAnyWork(_ name: String, _ c: (arguments: [String], mentions: String))
         throws
     {
         let dir = try TemporaryDirectory()
-        let input = try Fixtures.copy("layered-120fps.mp4", to: dir)
+        let input = try Fixtures.copy(name, to: dir)
         let r = try Tool.hfr(["export", input, dir.path("out.mp4")] + c.arguments)
         #expect(r.status == 64, "\(c.arguments): \(r.stderr)")
         let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
         #expect(errors.count == 1 && errors[0].contains(c.mentions), "\(c.arguments): \(r.stderr)")
         #expect(!r.stderr.contains("Backtrac"), "\(r.stderr)")
-        #expect(try dir.contents() == ["layered-120fps.mp4"])
+        #expect(try dir.contents() == [name])
     }
 
     /// The bound is where it says: 1,000× of pitch-preserving stretch is still made (a 0.25 s range

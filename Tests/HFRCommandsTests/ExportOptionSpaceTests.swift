@@ -9,23 +9,28 @@ import Testing
 /// A property test of `hfr export`'s option space, in process: 2,400 generated command lines —
 /// rates as integers, decimals of up to 12 digits and fractions, speeds from 1/100,000 to 100,
 /// ramps of one to four segments, ranges, interpolation, audio and re-encode modes — parsed as the
-/// command parses them and planned against the 2 s 120 fps fixture with audio. Each either is
-/// refused with one line and exit 64 or 65, or gives a plan inside every bound (`PlanBounds`):
-/// at least one frame and at most 10 million, at most 100 hours, a rate FFmpeg's time bases hold,
-/// pitch-preserving audio stretched at most 1000×, an output clock that never runs backwards.
-/// (`ExportOptionSampleTests` runs a sample of the same generator through the binary.)
+/// command parses them and planned against two 2 s fixtures with audio, in turn: hfr's 120 fps
+/// recording and ffmpeg's 30 fps libx264 with B-frames. Each either is refused with one line and
+/// exit 64 or 65, or gives a plan inside every bound (`PlanBounds`): at least one frame and at most
+/// 10 million, at most 100 hours, a rate FFmpeg's time bases hold, pitch-preserving audio stretched
+/// at most 1000×, an output clock that never runs backwards. (`ExportOptionSampleTests` runs a
+/// sample of the same generator through the binary.)
 @Suite struct ExportOptionSpaceTests {
     static let cases = 2400
     static let seed: UInt64 = 0x5EED_0031
 
     @Test func everyGeneratedCommandLineIsRefusedInOneLineOrPlannedWithinBounds() throws {
-        let input = Fixtures.path("layered-120fps.mp4")
-        let size = Int64(try FileManager.default.attributesOfItem(atPath: input)[.size] as! Int)
+        // hfr's own 120 fps recording and ffmpeg's 30 fps libx264 with B-frames, in turn.
+        let inputs = try ["layered-120fps.mp4", "x264-bframes.mp4"].map { name in
+            let path = Fixtures.path(name)
+            return (path, Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int))
+        }
         var random = SplitMix64(seed: Self.seed)
         var analyses: [String: Result<InputAnalysis, ExportFailure>] = [:]
         var (planned, refusedAtParse, refusedAtPlan) = (0, 0, 0)
         var problems: [String] = []
         for n in 0..<Self.cases {
+            let (input, size) = inputs[n % inputs.count]
             let arguments = ExportOptionSpace.arguments(&random, input: input)
             let line = arguments.joined(separator: " ")
             let command: ExportCommand
@@ -37,7 +42,7 @@ import Testing
                 continue
             }
             let settings = command.settings
-            let key = settings.range.map { "\($0.start)-\($0.end.map { "\($0)" } ?? "")" } ?? "all"
+            let key = input + (settings.range.map { "\($0.start)-\($0.end.map { "\($0)" } ?? "")" } ?? "all")
             let analysis =
                 analyses[key]
                 ?? Result(catching: { () throws(ExportFailure) -> InputAnalysis in

@@ -120,18 +120,23 @@ def fuzz_requests(count, token=None):
     return kinds
 
 
-def first_line(sock):
-    """The bytes up to the first CRLF (or what came before the server closed, reset or went quiet)."""
+def read_until(sock, done):
+    """What the socket gives until `done(data)` holds or the server closes, resets or goes quiet."""
     data = b""
     try:
-        while b"\r\n" not in data:
-            chunk = sock.recv(4096)
+        while not done(data):
+            chunk = sock.recv(65536)
             if not chunk:
                 break
             data += chunk
     except (ConnectionResetError, socket.timeout):
         pass
     return data
+
+
+def first_line(sock):
+    """The bytes up to the first CRLF (or what came before the server closed, reset or went quiet)."""
+    return read_until(sock, lambda data: b"\r\n" in data)
 
 
 def status_of(data):
@@ -189,15 +194,7 @@ def request(port, method, path, headers):
     head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
     sock = socket.create_connection((HOST, port), timeout=5)
     sock.sendall((head + "".join(h + "\r\n" for h in headers) + "\r\n").encode() + body)
-    data = b""
-    try:
-        while True:
-            chunk = sock.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    except (ConnectionResetError, socket.timeout):
-        pass
+    data = read_until(sock, lambda data: False)
     sock.close()
     sys.stdout.write(data.decode("utf-8", "replace").replace("\r\n", "\n"))
 
