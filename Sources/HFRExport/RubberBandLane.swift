@@ -25,9 +25,10 @@ final class RubberBandLane {
     ///   - ratio: output length ÷ input length overall.
     ///   - keyFrames: (input sample, output sample) pairs where the map's speed changes.
     init(sampleRate: Int, channels: Int, ratio: Double, expectedInput: Int, keyFrames: [(Int, Int)]) {
+        let window = RubberBandWindow(sampleRate: sampleRate, ratio: ratio)
         let options =
             RubberBandOptionProcessOffline.rawValue | RubberBandOptionThreadingNever.rawValue
-            | RubberBandOptionEngineFiner.rawValue
+            | RubberBandOptionEngineFiner.rawValue | (window == .short ? RubberBandOptionWindowShort.rawValue : 0)
         // Rubber Band prints its WARNING lines at level 0 on stderr: silent below -v.
         let debugLevel: Int32 = LibavLog.verbosity > 0 ? 0 : -1
         rubberband_set_default_debug_level(debugLevel)

@@ -101,6 +101,29 @@ import Testing
         }
     }
 
+    /// A 12× speed-up (--conform 360 of 30 fps) puts Rubber Band 3.1's standard window past its
+    /// buffer (see `RubberBandWindow`); glibc's MALLOC_PERTURB_=255 fills freed heap with 0xff, so
+    /// what it read there is NaN every time and the AAC encoder refused it ("avcodec_send_frame:
+    /// Invalid argument", exit 65, at every rate here). Now the audio is as long as the video and a
+    /// tone.
+    @Test(arguments: [44100, 48000, 96000])
+    func twelveTimesFasterAudioReadsOnlyItsOwnBuffer(rate: Int) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("in.mp4")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=30:duration=4", "-f", "lavfi", "-i",
+            "sine=f=440:r=\(rate):d=4", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac", "-ar", "\(rate)",
+            input,
+        ])
+        let out = dir.path("out.mp4")
+        let r = try Tool.run(
+            "/usr/bin/env", ["MALLOC_PERTURB_=255", Tool.hfrPath, "export", input, out, "--conform", "360"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(abs(try MediaChecks.duration(out, stream: "a:0") - 4.0 / 12) < 1024.0 / Double(rate))
+        let tone = try MediaChecks.audioAnalysis(out)
+        #expect(abs(tone.frequency - 440) < 8.8, "measured \(tone.frequency) Hz")
+    }
+
     static let burstTimes = [1.0, 1.9, 2.1, 3.9, 4.1]
 
     /// ffmpeg `aevalsrc`: 440 Hz bursts (Gaussian, σ ≈ 21 ms) at `burstTimes`.
