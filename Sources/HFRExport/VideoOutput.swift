@@ -19,6 +19,8 @@ final class VideoOutput {
     private let movesPrefixes: Bool
     /// The prefix NAL units the last packet carried for this one (with their length fields).
     private var carriedPrefix: [UInt8]?
+    /// A retimed copy: the frame rate its parameter sets state, set to the output's.
+    private var statedRate: StatedRateRewrite?
     private let reencoder: (any Reencoder)?
     /// A spliced export (`ExportPlan.isSpliced`): the re-encoder of the stretch being decoded, the
     /// next stretch's index, and the input's codec parameters the re-encoders open with.
@@ -87,6 +89,12 @@ final class VideoOutput {
                     .video, codec: info.codecName, source: info, action: VideoOutput.action(plan),
                     timeBase: selection.timeBase)
                 track.parameters = parameters
+                if VideoOutput.isRetimed(plan) {
+                    // Without the rewrite (an SPS FFmpeg cannot parse) the copy is still right.
+                    statedRate = try? StatedRateRewrite(
+                        parameters: parameters, parser: parser, timeBase: info.timeBase, rate: plan.outputRate)
+                    if let statedRate { track.parameters = statedRate.parameters }
+                }
                 track.keepsCodecTag = true
                 if plan.isSpliced { sourceParameters = parameters }
             } else {
@@ -117,6 +125,11 @@ final class VideoOutput {
     ) throws(ExportFailure) -> any Reencoder {
         guard encodes else { return try SlotCounter(info: info, plan: plan, origin: origin, span: span) }
         return try VideoReencoder(parameters: parameters, info: info, plan: plan, origin: origin, span: span)
+    }
+
+    /// Whether frames come out at another rate than the stream's (a speed or an output rate).
+    static func isRetimed(_ plan: ExportPlan) -> Bool {
+        !plan.copiesAudio || plan.outputRate != plan.streamRate
     }
 
     /// What happens to the copied video: `copy` at speed 1 throughout, else `retime`; `splice` when
@@ -150,6 +163,7 @@ final class VideoOutput {
         tally.count(choice, timeBase: timeBase)
         guard case .kept(let kept) = choice else { return }
         CopySelection.retime(packet, as: kept, &decodeTimes)
+        statedRate?.rewrite(packet)
         tally.noteWritten(packet, timeBase: timeBase)
         // Within the output nothing references the top kept layer any more: mark it droppable too.
         let topKept = selection.layers.maxLevels[kept.segment]

@@ -65,6 +65,13 @@ public final class CodecParameters: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
     }
 
+    /// A copy whose extradata is `extradata` (the rest as here).
+    public func replacingExtradata(with extradata: [UInt8]) throws(AVFailure) -> CodecParameters {
+        let copy = try CodecParameters(copying: pointer)
+        try copy.setExtradata(extradata)
+        return copy
+    }
+
     /// Copies `bytes` into FFmpeg-owned, padded extradata.
     private func setExtradata(_ bytes: [UInt8]) throws(AVFailure) {
         av_freep(&pointer.pointee.extradata)

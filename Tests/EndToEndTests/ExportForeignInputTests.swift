@@ -70,7 +70,7 @@ import Testing
         #expect(try Tool.json(r.stdout)["captureFrameRateSource"] as? String == "com.android.capture.fps")
         #expect(try FFprobe.count(conform, stream: "v:0", decoding: true) == 120)
         #expect(abs(try MediaChecks.duration(conform, stream: "v:0") - 4) < 0.001)
-        #expect(try MediaChecks.packets(conform).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+        #expect(try MediaChecks.codedPictures(conform).map(\.hash) == MediaChecks.codedPictures(input).map(\.hash))
 
         let refused = try export(input, dir.path("never.mp4"), ["--fps", "30", "--reencode", "never"])
         #expect(refused.status == 65)
@@ -90,8 +90,8 @@ import Testing
         #expect(try FFprobe.count(out, stream: "v:0", decoding: true) == 30)
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
         let tids = try PrefixNALReader.temporalIDs(of: input)
-        let kept = zip(try MediaChecks.packets(input), tids).filter { $0.1 == 0 }.map(\.0.hash)
-        #expect(try MediaChecks.packets(out).map(\.hash) == kept)
+        let kept = zip(try MediaChecks.codedPictures(input), tids).filter { $0.1 == 0 }.map(\.0.hash)
+        #expect(try MediaChecks.codedPictures(out).map(\.hash) == kept)
     }
 
     @Test func editListHidesTheFramesBeforeIt() throws {

@@ -35,7 +35,7 @@ import Testing
             let r = try Tool.hfr(["export", input, out, "--conform", "30"])
             #expect(r.status == 0, "\(name): \(r.stderr)")
             #expect(try ExportSideDataTests.presentation(out) == source, "\(name)")
-            #expect(try MediaChecks.packets(out).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+            #expect(try MediaChecks.codedPictures(out).map(\.hash) == MediaChecks.codedPictures(input).map(\.hash))
         }
     }
 }

@@ -24,11 +24,11 @@ import Testing
         // Real-time segments keep only layer 0 (every 4th frame), the slow one every frame, each at
         // its source time through the map; the packets are the input's, byte for byte.
         let tids = try PrefixNALReader.temporalIDs(of: input)
-        let source = try MediaChecks.packets(input)
+        let source = try MediaChecks.codedPictures(input)
         let expected = zip(source, tids).filter { packet, tid in
             (packet.time >= 2 && packet.time < 4) || tid == 0
         }.map(\.0)
-        let exported = try MediaChecks.packets(out)
+        let exported = try MediaChecks.codedPictures(out)
         #expect(exported.map(\.hash) == expected.map(\.hash))
         #expect(exported.count == expected.count)
         for (o, s) in zip(exported, expected) where abs(o.time - Self.mapped(s.time)) > 1e-5 {

@@ -147,7 +147,7 @@ import Testing
     /// stretch starts and where copying resumes, and a clean decode.
     func checkSplice(input: String, output: String, ramp: Ramp, frames: Int) throws {
         // Times from the first frame: Matroska starts the video where the audio's priming ends.
-        let stored = try MediaChecks.packets(output).sorted { $0.time < $1.time }
+        let stored = try MediaChecks.codedPictures(output).sorted { $0.time < $1.time }
         let first = stored.first?.time ?? 0
         let exported = stored.map { (time: $0.time - first, hash: $0.hash) }
         #expect(exported.count == frames)
@@ -156,7 +156,7 @@ import Testing
             break
         }
         // Source times from the input's first frame too (hfr's source time 0).
-        let stamped = try MediaChecks.packets(input)
+        let stamped = try MediaChecks.codedPictures(input)
         let origin = stamped.map(\.time).min() ?? 0
         let source = stamped.map { (time: $0.time - origin, hash: $0.hash) }
         let tids = try PrefixNALReader.temporalIDs(of: input)

@@ -22,8 +22,8 @@ import Testing
         #expect(try MediaChecks.entry(out, stream: "v:0", "avg_frame_rate") == "30/1")
         #expect(abs(try MediaChecks.duration(out, stream: "v:0") - 40) < 0.0005)
         #expect(abs(try MediaChecks.duration(out, stream: "a:0") - 40) <= 1024.0 / 48000)
-        let source = try MediaChecks.packets(input)
-        let exported = try MediaChecks.packets(out)
+        let source = try MediaChecks.codedPictures(input)
+        let exported = try MediaChecks.codedPictures(out)
         #expect(exported.map(\.hash) == source.map(\.hash))
         // Timestamps are the source's times 4× (ffprobe prints microseconds, so 4× its rounding).
         #expect(zip(exported, source).allSatisfy { abs($0.time - 4 * $1.time) < 4e-6 })
@@ -81,10 +81,10 @@ import Testing
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
         // Kept packets are exactly the input's packets of the kept layers (layers read independently).
         let tids = try PrefixNALReader.temporalIDs(of: input)
-        let source = try MediaChecks.packets(input)
+        let source = try MediaChecks.codedPictures(input)
         #expect(tids.count == source.count)
         let expected = zip(source, tids).filter { $0.1 <= topLayer }.map(\.0.hash)
-        #expect(try MediaChecks.packets(out).map(\.hash) == expected)
+        #expect(try MediaChecks.codedPictures(out).map(\.hash) == expected)
         // Audio is copied: the same packets.
         #expect(
             try MediaChecks.packets(out, stream: "a:0").map(\.hash)

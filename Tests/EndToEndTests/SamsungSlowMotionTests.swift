@@ -68,7 +68,7 @@ import Testing
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let video = try Tool.json(r.stdout)["video"] as? [String: Any] ?? [:]
         #expect(video["kernelCopy"] as? Bool == true)
-        #expect(try MediaChecks.packets(out).map(\.hash) == MediaChecks.packets(input).map(\.hash))
+        #expect(try MediaChecks.codedPictures(out).map(\.hash) == MediaChecks.codedPictures(input).map(\.hash))
         #expect(try MediaChecks.entry(out, stream: "v:0", "avg_frame_rate") == "30/1")
     }
 
@@ -102,10 +102,10 @@ import Testing
         #expect(abs(try MediaChecks.duration(out, stream: "v:0") - 10.5) < 0.0005)
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
         let tids = try PrefixNALReader.temporalIDs(of: input)
-        let source = try MediaChecks.packets(input)
+        let source = try MediaChecks.codedPictures(input)
         func slowed(_ t: Double) -> Bool { (t >= 1 && t < 2) || (t >= 3 && t < 3.5) }
         let expected = zip(source, tids).filter { slowed($0.0.time) || $0.1 == 0 }.map(\.0)
-        let exported = try MediaChecks.packets(out)
+        let exported = try MediaChecks.codedPictures(out)
         #expect(exported.count == 30 + 120 + 30 + 60 + 75)
         #expect(exported.map(\.hash) == expected.map(\.hash))
         for (o, s) in zip(exported, expected) where abs(o.time - Self.phoneTime(s.time)) > 1e-5 {

@@ -25,6 +25,38 @@ public enum MediaChecks {
         }
     }
 
+    /// Every video packet as `packets` gives them, hashed without its SPS (HEVC: VPS and SPS) NAL
+    /// units: what a retimed copy rewrites to state the output's frame rate (`StatedRateRewrite`),
+    /// while the coded pictures, PPS and SEI stay bit for bit. FFmpeg's filter_units removes them
+    /// (and writes Annex B, from input and output alike).
+    public static func codedPictures(_ path: String) throws -> [PacketInfo] {
+        // (A stream with side data gets an empty field after its name: "h264,".)
+        let codec = try entry(path, stream: "v:0", "codec_name").split(whereSeparator: { ",\n".contains($0) }).first
+        let types: String
+        switch codec {
+        case "h264": types = "7"
+        case "hevc": types = "32|33"
+        default: return try packets(path)
+        }
+        let filter = ["-bsf:v", "filter_units=remove_types=\(types)"]
+        let r = try Tool.run(
+            "ffmpeg",
+            ["-v", "error", "-nostdin", "-copyts", "-i", path, "-map", "0:v:0", "-c", "copy"] + filter + [
+                "-f", "framemd5", "-",
+            ])
+        var timeBase = 0.0
+        var packets: [PacketInfo] = []
+        for line in r.stdout.split(separator: "\n") {
+            if line.hasPrefix("#tb 0: "), let slash = line.firstIndex(of: "/") {
+                timeBase = 1 / (Double(line[line.index(after: slash)...].trimmingCharacters(in: .whitespaces)) ?? 1)
+            }
+            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !line.hasPrefix("#"), fields.count == 6, let pts = Double(fields[2]) else { continue }
+            packets.append(PacketInfo(time: pts * timeBase, hash: "MD5:" + fields[5]))
+        }
+        return packets
+    }
+
     /// What ffmpeg prints at `-v error` while decoding every stream (empty = decodes cleanly).
     public static func decodeErrors(_ path: String) throws -> String {
         let r = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-"])
