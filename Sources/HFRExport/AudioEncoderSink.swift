@@ -17,10 +17,13 @@ final class AudioEncoderSink {
     /// Audio at a rate the encoder does not take (AAC stops at 96 kHz) to the nearest it does.
     private let rateChange: VarispeedStretcher?
 
-    init(codec: String = "aac", sampleRate source: Int, channels: Int) throws {
+    /// `layout`: FFmpeg's name of the channel layout (nil: the default); `bits`: the source's bits
+    /// per sample, which a lossless encoder keeps (0: 16).
+    init(codec: String = "aac", sampleRate source: Int, channels: Int, layout: String? = nil, bits: Int = 0) throws {
         let sampleRate = AudioEncoderSink.sampleRate(codec: codec, source: source)
-        encoder = try Encoder.retimedAudio(codec: codec, sampleRate: sampleRate, channels: channels)
-        frames = AudioFrames(sampleRate: sampleRate, channels: channels)
+        encoder = try Encoder.retimedAudio(
+            codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: bits > 0 ? bits : 16)
+        frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.sampleRate = sampleRate
         // Resampling by source/target, as a varispeed of that "speed" is (at a rate of 1: the counts).
         rateChange =

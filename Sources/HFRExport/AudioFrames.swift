@@ -4,20 +4,21 @@ import HFRMedia
 final class AudioFrames {
     let sampleRate: Int
     let channels: Int
+    /// FFmpeg's name of the channel layout; nil: the default of `channels`.
+    let layout: String?
     private var converter: AudioConverter
 
-    init(sampleRate: Int, channels: Int) {
+    init(sampleRate: Int, channels: Int, layout: String? = nil) {
         self.sampleRate = sampleRate
         self.channels = channels
-        converter = AudioConverter(channels: channels, sampleRate: sampleRate)
+        self.layout = layout
+        converter = AudioConverter(channels: channels, sampleRate: sampleRate, layout: layout)
     }
-
-    /// libavfilter's name for the default layout of `channels` channels.
-    var layoutName: String { defaultChannelLayoutName(channels: channels) }
 
     /// A float-planar frame holding `chunk`, stamped `pts` (in samples).
     func frame(from chunk: AudioChunk, pts: Int64) throws(AVFailure) -> Frame {
-        let frame = try Frame.planarFloat(samples: chunk.count, channels: channels, sampleRate: sampleRate)
+        let frame = try Frame.planarFloat(
+            samples: chunk.count, channels: channels, sampleRate: sampleRate, layout: layout)
         for c in 0..<channels {
             let plane = frame.floatPlane(c)
             chunk.planes[c].withUnsafeBufferPointer {

@@ -137,7 +137,11 @@ extension AudioOutput {
         let codec = Encoder.retimedAudioCodec(source: track, format: container)
         guard codec != track.codecName else { return nil }
         let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()
-        let why = track.codecName.hasPrefix("pcm_") ? ": \(container.uppercased()) cannot store PCM" : ""
+        // Lossless audio that becomes lossy says why.
+        let lossless =
+            track.codecName.hasPrefix("pcm_")
+            ? "PCM" : ["flac", "alac"].contains(track.codecName) ? track.codecName.uppercased() : nil
+        let why = lossless.map { ": \(container.uppercased()) cannot store \($0)" } ?? ""
         return "retimed into \(name)\(why)"
     }
 }

@@ -9,6 +9,8 @@ final class AudioRetimer {
     let algorithm: ExportSettings.AudioAlgorithm
     let sampleRate: Int
     let channels: Int
+    /// FFmpeg's name of the output's channel layout: the source's when its channels are kept.
+    let layout: String?
     let sourceTimeBase: Rational
     let sink: AudioEncoderSink
     private let decoder: Decoder
@@ -32,10 +34,10 @@ final class AudioRetimer {
     /// unevenly (less over onsets, more over steady sound).
     static let keyFramesPerSecond: Int64 = 10
 
-    /// Channels of the retimed track: the source's where FFmpeg's AAC encoder has a layout for
-    /// them (1–6 and 8: mono to 5.1 and 7.1), else a stereo downmix.
-    static func channels(keeping source: Int) -> Int {
-        (1...6).contains(source) || source == 8 ? source : 2
+    /// Channels of the retimed track: the source's where its encoder has a layout for them (PCM
+    /// any number; AAC, Vorbis, FLAC and ALAC 1–8: mono to 7.1), else a stereo downmix.
+    static func channels(keeping source: Int, codec: String) -> Int {
+        codec.hasPrefix("pcm_") || (1...8).contains(source) ? source : 2
     }
 
     /// Total output samples.
@@ -47,18 +49,22 @@ final class AudioRetimer {
     ) throws(ExportFailure) {
         self.algorithm = algorithm
         sampleRate = info.sampleRate
-        channels = AudioRetimer.channels(keeping: info.channels)
+        let codec = Encoder.retimedAudioCodec(source: info, format: format)
+        channels = AudioRetimer.channels(keeping: info.channels, codec: codec)
+        // Lossless codecs keep any layout; AAC and Vorbis get their standard one (5.1(side) written
+        // as AAC needs a PCE, which FFmpeg reads back as no layout at all).
+        let keepsLayout = channels == info.channels && (codec.hasPrefix("pcm_") || codec == "flac" || codec == "alac")
+        layout = keepsLayout ? info.channelLayout : nil
         sourceTimeBase = info.timeBase
         decoder = try AudioRetimer.openDecoder(parameters, info: info)
         do {
             sink = try AudioEncoderSink(
-                codec: Encoder.retimedAudioCodec(source: info, format: format), sampleRate: sampleRate,
-                channels: channels)
+                codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: info.bitsPerSample)
             decoded = try Frame()
         } catch {
             throw .processing("audio: \(error)")
         }
-        frames = AudioFrames(sampleRate: sampleRate, channels: channels)
+        frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan
         let pieces = AudioPiece.segments(of: plan, sampleRate: sampleRate)
         self.pieces = pieces
@@ -77,7 +83,7 @@ final class AudioRetimer {
             pieces.contains(where: { $0.speed != Rational(1) })
         else { return }
         let scan = try TimelineAudioReader(
-            path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner)
+            path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner, layout: layout)
         var detector = OnsetDetector(sampleRate: sampleRate)
         while true {
             let chunk = try scan.next()
@@ -94,7 +100,7 @@ final class AudioRetimer {
         }
         if algorithm == .spectral {
             studyReader = try TimelineAudioReader(
-                path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner)
+                path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner, layout: layout)
         }
     }
 

@@ -16,11 +16,14 @@ final class TimelineAudioReader {
     /// Decoded samples not yet handed out.
     private var held: AudioChunk
 
-    init(path: String, streamIndex: Int, timeBase: Rational, aligner: AudioAligner) throws(ExportFailure) {
+    /// `layout`: FFmpeg's name of the channel layout the samples are read in (the retimer's).
+    init(
+        path: String, streamIndex: Int, timeBase: Rational, aligner: AudioAligner, layout: String?
+    ) throws(ExportFailure) {
         self.streamIndex = streamIndex
         self.timeBase = timeBase
         self.aligner = aligner
-        frames = AudioFrames(sampleRate: aligner.sampleRate, channels: aligner.channels)
+        frames = AudioFrames(sampleRate: aligner.sampleRate, channels: aligner.channels, layout: layout)
         held = AudioChunk(planes: Array(repeating: [], count: aligner.channels))
         do {
             let opened = try Demuxer(url: path)

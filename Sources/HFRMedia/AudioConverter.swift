@@ -1,16 +1,20 @@
 import CFFmpeg
 
 /// Converts decoded audio of any sample format, layout and rate to planar float with a fixed
-/// channel count and rate, creating its resampler from the first frame that needs one. The one
-/// place record and export turn captured or decoded audio into what the AAC encoder takes.
+/// channel count (in `layout`, else the default one) and rate, creating its resampler from the
+/// first frame that needs one. The one place record and export turn captured or decoded audio
+/// into what the encoders take.
 public struct AudioConverter: ~Copyable {
     public let channels: Int
     public let sampleRate: Int
+    /// FFmpeg's name of the layout converted to; nil = the default of `channels`.
+    public let layout: String?
     private var resampler: Resampler?
 
-    public init(channels: Int, sampleRate: Int) {
+    public init(channels: Int, sampleRate: Int, layout: String? = nil) {
         self.channels = channels
         self.sampleRate = sampleRate
+        self.layout = layout
     }
 
     /// `frame` itself when it already is planar float of the right shape, else a converted copy.
@@ -23,15 +27,14 @@ public struct AudioConverter: ~Copyable {
             av_channel_layout_default(&f.pointee.ch_layout, count)
         }
         if frame.isPlanarFloat(channels: channels, sampleRate: sampleRate) { return frame }
+        let target = channelLayout(named: layout, channels: channels)
         if resampler == nil {
-            var layout = AVChannelLayout()
-            av_channel_layout_default(&layout, Int32(channels))
             resampler = try Resampler(
                 from: (f.pointee.ch_layout, AVSampleFormat(f.pointee.format), frame.sampleRate),
-                to: (layout, AV_SAMPLE_FMT_FLTP, sampleRate))
+                to: (target, AV_SAMPLE_FMT_FLTP, sampleRate))
         }
         let out = try Frame()
-        av_channel_layout_default(&out.pointer.pointee.ch_layout, Int32(channels))
+        out.pointer.pointee.ch_layout = target
         out.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         out.pointer.pointee.sample_rate = Int32(sampleRate)
         try resampler!.convert(frame, into: out)

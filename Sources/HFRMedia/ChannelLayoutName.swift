@@ -14,6 +14,20 @@ func channelLayoutName(_ layout: AVChannelLayout) -> String? {
     return av_channel_layout_describe(&copy, &buffer, buffer.count) > 0 ? String(nulTerminated: buffer) : nil
 }
 
+/// The layout FFmpeg names `name` when it is a native one of `channels` channels ("5.1(side)",
+/// "7.1(wide)"), else the default layout of `channels` (an unnamed or custom order).
+func channelLayout(named name: String?, channels: Int) -> AVChannelLayout {
+    var layout = AVChannelLayout()
+    if let name, av_channel_layout_from_string(&layout, name) == 0, layout.order == AV_CHANNEL_ORDER_NATIVE,
+        layout.nb_channels == Int32(channels)
+    {
+        return layout
+    }
+    av_channel_layout_uninit(&layout)
+    av_channel_layout_default(&layout, Int32(channels))
+    return layout
+}
+
 /// FFmpeg's name for the default layout of `channels` channels ("mono", "stereo"), as filter
 /// graphs take it.
 public func defaultChannelLayoutName(channels: Int) -> String {

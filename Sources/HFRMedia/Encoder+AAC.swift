@@ -3,10 +3,9 @@ import CFFmpeg
 extension Encoder {
     /// FFmpeg's AAC-LC encoder for planar float audio at 64 kb/s per channel, its setup in the
     /// container header (MP4, MOV and MKV carry it there): what hfr writes for recordings and exports.
-    public static func aac(sampleRate: Int, channels: Int) throws(AVFailure) -> Encoder {
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
-        let chosen = layout
+    /// `layout` is FFmpeg's name of the channel layout (nil: the default of `channels`).
+    public static func aac(sampleRate: Int, channels: Int, layout: String? = nil) throws(AVFailure) -> Encoder {
+        let chosen = channelLayout(named: layout, channels: channels)
         // The "fast" coder (FFmpeg's own default from 2016 to 2018) instead of 5.1's "twoloop", which
         // takes twice as long on low-pitched sound: a 4x varispeed stretch spent 93 % of its time there.
         return try Encoder(name: "aac", options: ["aac_coder": "fast"]) { ctx in

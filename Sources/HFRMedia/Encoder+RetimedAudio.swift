@@ -1,34 +1,65 @@
 import CFFmpeg
 
 extension Encoder {
-    /// What a retimed audio track is encoded to in container `format`: the source's own PCM codec
-    /// where the container stores it (PCM stays PCM at its depth in MOV and Matroska), AAC where the
-    /// container takes AAC (MP4, MOV, Matroska), else Vorbis (WebM).
+    /// What a retimed audio track is encoded to in container `format`: lossless audio in its own
+    /// codec where the container stores it (PCM at its depth in MOV and Matroska, FLAC in Matroska,
+    /// ALAC in MP4, MOV and Matroska), AAC where the container takes AAC (MP4, MOV, Matroska), else
+    /// Vorbis (WebM).
     public static func retimedAudioCodec(source: StreamInfo, format: String) -> String {
-        if source.codecName.hasPrefix("pcm_"), avcodec_find_encoder(AVCodecID(source.codecID)) != nil,
-            format != "mp4", Muxer.accepts(codecID: source.codecID, format: format)
+        if keepsLosslessCodec(source.codecName, format: format),
+            avcodec_find_encoder(AVCodecID(source.codecID)) != nil,
+            Muxer.accepts(codecID: source.codecID, format: format)
         {
             return source.codecName
         }
         return Muxer.accepts(codecID: AV_CODEC_ID_AAC.rawValue, format: format) ? "aac" : "libvorbis"
     }
 
-    /// Opens encoder `codec` (from `retimedAudioCodec`) for `channels` channels (default layout)
-    /// at `sampleRate`, in the first sample format it takes; AAC as `aac(sampleRate:channels:)`.
-    public static func retimedAudio(codec: String, sampleRate: Int, channels: Int) throws(AVFailure) -> Encoder {
-        if codec == "aac" { return try aac(sampleRate: sampleRate, channels: channels) }
-        var layout = AVChannelLayout()
-        av_channel_layout_default(&layout, Int32(channels))
-        let chosen = layout
-        let format = avcodec_find_encoder_by_name(codec)?.pointee.sample_fmts?.pointee ?? AV_SAMPLE_FMT_FLTP
+    /// Whether `codec` is lossless audio that stays itself in container `format` (MP4 stores no
+    /// PCM, and FLAC only experimentally; MOV no FLAC).
+    static func keepsLosslessCodec(_ codec: String, format: String) -> Bool {
+        if codec.hasPrefix("pcm_") { return format != "mp4" }
+        if codec == "flac" { return format != "mp4" && format != "mov" }
+        return codec == "alac"
+    }
+
+    /// Opens encoder `codec` (from `retimedAudioCodec`) for `channels` channels in `layout`
+    /// (FFmpeg's name; nil: the default) at `sampleRate`, in the narrowest sample format it takes
+    /// that holds `bits` per sample (24-bit FLAC or ALAC stays 24-bit); AAC as `aac`.
+    public static func retimedAudio(
+        codec: String, sampleRate: Int, channels: Int, layout: String? = nil, bits: Int = 16
+    ) throws(AVFailure) -> Encoder {
+        if codec == "aac" { return try aac(sampleRate: sampleRate, channels: channels, layout: layout) }
+        let chosen = channelLayout(named: layout, channels: channels)
+        let format = sampleFormat(of: codec, holding: bits)
+        let isInteger = ![AV_SAMPLE_FMT_FLT, AV_SAMPLE_FMT_FLTP, AV_SAMPLE_FMT_DBL, AV_SAMPLE_FMT_DBLP].contains(format)
         return try Encoder(name: codec) { ctx in
             ctx.pointee.sample_rate = Int32(sampleRate)
             ctx.pointee.sample_fmt = format
             ctx.pointee.ch_layout = chosen
+            // Lossless encoders write the depth given here (24 of a 32-bit sample format).
+            if isInteger {
+                ctx.pointee.bits_per_raw_sample = Int32(min(bits, 8 * Int(av_get_bytes_per_sample(format))))
+            }
             if codec == "libvorbis" { ctx.pointee.bit_rate = Int64(64_000 * channels) }
             ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
             ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
         }
+    }
+
+    /// The narrowest of `codec`'s sample formats with at least `bits` per sample (its first when
+    /// none has).
+    static func sampleFormat(of codec: String, holding bits: Int) -> AVSampleFormat {
+        var formats: [AVSampleFormat] = []
+        if var p = avcodec_find_encoder_by_name(codec)?.pointee.sample_fmts {
+            while p.pointee != AV_SAMPLE_FMT_NONE {
+                formats.append(p.pointee)
+                p += 1
+            }
+        }
+        let wide = formats.filter { 8 * Int(av_get_bytes_per_sample($0)) >= bits }
+        return wide.min { av_get_bytes_per_sample($0) < av_get_bytes_per_sample($1) } ?? formats.first
+            ?? AV_SAMPLE_FMT_FLTP
     }
 
     /// The AAC sampling frequency nearest below `rate` (AAC has none above 96 kHz).

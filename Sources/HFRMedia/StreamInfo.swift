@@ -24,6 +24,9 @@ public struct StreamInfo: Sendable {
     public let channels: Int
     public let channelLayout: String?
     public let sampleFormat: String?
+    /// Audio: the bits each sample holds (`bits_per_raw_sample`: 24 for 24-bit FLAC or ALAC in 32-bit
+    /// samples); 0 when the stream does not say.
+    public let bitsPerSample: Int
     /// Start time in `timeBase`; nil when unknown.
     public internal(set) var startTime: Int64?
     /// Duration in `timeBase`; nil when unknown.
@@ -71,9 +74,11 @@ public struct StreamInfo: Sendable {
         if par.codec_type == AVMEDIA_TYPE_AUDIO {
             channelLayout = channelLayoutName(par.ch_layout)
             sampleFormat = av_get_sample_fmt_name(AVSampleFormat(par.format)).map { String(cString: $0) }
+            bitsPerSample = Int(par.bits_per_raw_sample)
         } else {
             channelLayout = nil
             sampleFormat = nil
+            bitsPerSample = 0
         }
         startTime = Packet.optional(s.start_time)
         duration = Packet.optional(s.duration)
