@@ -12,7 +12,7 @@ public enum AtomicFile {
         let output = AtomicOutput(path: path)
         // When this fails, dropping `output` removes whatever was written. (Written by hand:
         // Foundation's own writes go through a temporary file of their own, which /proc has not.)
-        let fd = open(output.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        let fd = FileSystem.open(output.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { return false }
         let written = data.withUnsafeBytes { bytes in
             var offset = 0

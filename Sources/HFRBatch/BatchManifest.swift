@@ -243,7 +243,7 @@ public struct BatchManifest: Sendable {
             }
             var info = stat()
             let resolved = paths.resolve(pattern)
-            guard stat(resolved, &info) == 0 else {
+            guard resolved.withPathBytes({ stat($0, &info) }) == 0 else {
                 throw ManifestError(
                     "\(resolved): \(String(cString: strerror(errno)))", at: entry.input.position, field: field)
             }

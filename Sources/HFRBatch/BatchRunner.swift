@@ -183,7 +183,7 @@ public final class BatchRunner: Sendable {
     static func prepareOutput(of job: BatchJob) {
         let directory = (job.output as NSString).deletingLastPathComponent
         if !directory.isEmpty {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            FileSystem.makeDirectories(directory)
         }
         removeStaleTemporaries(of: job.output)
         ResumeRecord(state: .running, input: job.manifestInput, options: job.options).write(for: job.output)
@@ -213,7 +213,7 @@ public final class BatchRunner: Sendable {
             result.signal = signal
             result.error = "\(job.input): hfr export was killed by signal \(signal) (\(Self.signalName(signal)))"
             // It had no chance to remove its temporary output.
-            unlink(AtomicOutput.temporaryPath(for: job.output, pid: child.pid))
+            FileSystem.unlink(AtomicOutput.temporaryPath(for: job.output, pid: child.pid))
         }
         if Self.isCancellation(termination, batchIsStopping: isStopping) { result.status = .cancelled }
         if Self.size(of: job.output) != nil {
@@ -238,7 +238,7 @@ public final class BatchRunner: Sendable {
 
     static func size(of path: String) -> Int64? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard path.withPathBytes({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(info.st_size)
     }
 
@@ -269,14 +269,13 @@ public final class BatchRunner: Sendable {
         let directory = (output as NSString).deletingLastPathComponent
         let name = (output as NSString).lastPathComponent
         let prefix = "." + name + "."
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory)
-        else { return }
+        guard let entries = FileSystem.names(in: directory.isEmpty ? "." : directory) else { return }
         for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
             // `.NAME.<pid>.tmp` (an export's) or `.NAME.hfr-batch.json.<pid>.tmp` (a record's).
             let middle = entry.dropFirst(prefix.count).dropLast(4)
             let digits = middle.split(separator: ".").last ?? ""
             guard let pid = pid_t(digits), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink(directory.isEmpty ? entry : directory + "/" + entry)
+            FileSystem.unlink(directory.isEmpty ? entry : directory + "/" + entry)
         }
     }
 }

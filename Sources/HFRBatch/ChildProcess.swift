@@ -46,14 +46,15 @@ public struct ChildProcess {
 
         var environment = ProcessInfo.processInfo.environment
         environment.merge(extraEnvironment) { $1 }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // File names as their bytes (`PathBytes`): the child decodes them back to the same names.
+        let argv = ([executable] + arguments).map { $0.withPathBytes { strdup($0) } } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let status = executable.withPathBytes { posix_spawn(&pid, $0, &actions, &attributes, argv, envp) }
         guard status == 0 else {
             close(stdoutFD)
             close(stderrFD)
@@ -78,13 +79,13 @@ public struct ChildProcess {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         while true {
             let path = "\(directory)/hfr-batch.\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
-            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            let fd = FileSystem.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd < 0, errno == EEXIST { continue }
             guard fd >= 0 else {
                 throw ChildFailure(
                     message: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
             }
-            unlink(path)
+            FileSystem.unlink(path)
             return fd
         }
     }

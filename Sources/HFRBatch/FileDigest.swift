@@ -8,7 +8,7 @@ import HFRMedia
 public enum FileDigest {
     /// Lower-case hex SHA-256 of the file at `path`; nil when it cannot be read.
     public static func sha256(of path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileSystem.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard var digest = SHA256() else { return nil }

@@ -1,3 +1,5 @@
+import HFRMedia
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -43,11 +45,11 @@ public struct ManifestPaths: Sendable {
         let escapedBase = pattern.hasPrefix("/") || base == "." ? "" : ManifestPaths.escape(base) + "/"
         var matches = glob_t()
         defer { globfree(&matches) }
-        guard glob(escapedBase + pattern, GLOB_MARK, nil, &matches) == 0 else { return [] }
+        guard (escapedBase + pattern).withPathBytes({ glob($0, GLOB_MARK, nil, &matches) }) == 0 else { return [] }
         var paths: [String] = []
         for i in 0..<Int(matches.gl_pathc) {
             guard let c = matches.gl_pathv[i] else { continue }
-            var path = String(cString: c)
+            var path = PathBytes.string(cString: c)
             if path.hasSuffix("/") { continue }  // a directory (GLOB_MARK)
             if !escapedBase.isEmpty { path.removeFirst(base.count + 1) }
             paths.append(path)

@@ -1,4 +1,5 @@
 import Foundation
+import HFRMedia
 
 #if canImport(Glibc)
     import Glibc
@@ -48,7 +49,7 @@ public struct ResumeRecord: Sendable, Equatable {
 
     /// The record of `output`, if there is a readable one.
     public static func read(for output: String) -> ResumeRecord? {
-        guard let data = FileManager.default.contents(atPath: path(for: output)),
+        guard let data = FileSystem.contents(path(for: output)).map({ Data($0) }),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             object["schema"] as? String == schema,
             let state = (object["state"] as? String).flatMap(State.init(rawValue:)),
@@ -75,5 +76,5 @@ public struct ResumeRecord: Sendable, Equatable {
     }
 
     /// Removes the record of `output`.
-    public static func remove(for output: String) { unlink(path(for: output)) }
+    public static func remove(for output: String) { FileSystem.unlink(path(for: output)) }
 }

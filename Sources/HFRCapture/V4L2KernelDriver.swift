@@ -11,7 +11,7 @@ final class V4L2KernelDriver: V4L2Driver {
 
     /// Opens `path` non-blocking (the capture loop waits in poll); throws the errno of `open`.
     init(path: String) throws(Errno) {
-        let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        let fd = FileSystem.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw Errno.current }
         self.fd = fd
     }

@@ -281,7 +281,7 @@ public struct BatchCommand: Command {
     /// The program each job runs: this hfr (or `HFR_BATCH_EXECUTABLE`, e.g. a wrapper script).
     static var executable: String {
         if let path = ProcessInfo.processInfo.environment["HFR_BATCH_EXECUTABLE"], !path.isEmpty { return path }
-        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return FileSystem.realpath("/proc/self/exe") ?? "/proc/self/exe"
     }
 
     /// gethostname(2): ProcessInfo's hostName may ask DNS, which can hang in a CI container.
@@ -293,7 +293,7 @@ public struct BatchCommand: Command {
 
     static func read(_ path: String) throws(HFRError) -> String {
         _ = try InputFile.status(of: path, expecting: "a manifest")
-        guard let data = FileManager.default.contents(atPath: path) else { throw .io(path, "cannot be read") }
+        guard let data = FileSystem.contents(path).map({ Data($0) }) else { throw .io(path, "cannot be read") }
         guard let text = String(data: data, encoding: .utf8) else {
             throw .usage("\(path): not UTF-8 text", of: BatchCommand.self)
         }

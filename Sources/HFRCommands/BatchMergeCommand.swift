@@ -41,7 +41,7 @@ public struct BatchMergeCommand: Command {
         var shards: [ShardReport] = []
         for path in reports {
             _ = try InputFile.status(of: path, expecting: "a batch report")
-            guard let data = FileManager.default.contents(atPath: path) else { throw .io(path, "cannot be read") }
+            guard let data = FileSystem.contents(path).map({ Data($0) }) else { throw .io(path, "cannot be read") }
             do throws(ReportError) {
                 shards.append(try ShardReport(data: data, path: path))
             } catch {

@@ -147,6 +147,6 @@ final class BatchProgress: Sendable {
 
     private static func size(of path: String) -> Int64 {
         var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+        return path.withPathBytes({ stat($0, &info) }) == 0 ? Int64(info.st_size) : 0
     }
 }

@@ -1,3 +1,5 @@
+import HFRMedia
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,7 +10,7 @@ enum InputFile {
     static func validate(_ path: String) throws(HFRError) -> Int64 {
         let info = try status(of: path, expecting: "a media file")
         // open() rather than access(): it answers for the effective user, the way reading will.
-        let fd = open(path, O_RDONLY)
+        let fd = FileSystem.open(path, O_RDONLY)
         guard fd >= 0 else {
             throw .io(path, errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
         }
@@ -21,7 +23,7 @@ enum InputFile {
     /// be: "a media file", "a manifest").
     static func status(of path: String, expecting expected: String) throws(HFRError) -> stat {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard path.withPathBytes({ stat($0, &info) }) == 0 else {
             throw .io(path, errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
         if info.st_mode & S_IFMT == S_IFDIR { throw .io(path, "is a directory, not \(expected)") }

@@ -14,18 +14,18 @@ enum OutputFile {
     ) throws(HFRError) {
         try checkTarget(output, inputs: inputs, of: command)
         var info = stat()
-        if stat(output, &info) == 0 {
+        if output.withPathBytes({ stat($0, &info) }) == 0 {
             if info.st_mode & S_IFMT == S_IFDIR { throw .io(output, "is a directory") }
             if !force { throw .io(output, "already exists (use --force to replace it)") }
         }
-        if let partial, stat(partial, &info) == 0 {
+        if let partial, partial.withPathBytes({ stat($0, &info) }) == 0 {
             if !force {
                 throw .io(
                     output,
                     "\(partial) is left from an unfinished recording (it plays): move it away to keep it, "
                         + "or pass --force to replace it")
             }
-            unlink(partial)
+            FileSystem.unlink(partial)
         }
         try checkDirectory(of: output)
     }
@@ -68,10 +68,10 @@ enum OutputFile {
         let slash = output.lastIndex(of: "/")
         let directory = slash.map { String(output[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
         var info = stat()
-        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        guard directory.withPathBytes({ stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw .io(output, "directory \(directory) does not exist")
         }
-        guard access(directory, W_OK) == 0 else {
+        guard FileSystem.access(directory, W_OK) == 0 else {
             throw .io(output, "cannot write in \(directory) (\(String(cString: strerror(errno))))")
         }
     }

@@ -46,7 +46,7 @@ enum PreviewStart {
     static func freeBytes(near path: String) -> Int? {
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var info = statvfs()
-        guard statvfs(directory.isEmpty ? "/" : directory, &info) == 0 else { return nil }
+        guard (directory.isEmpty ? "/" : directory).withPathBytes({ statvfs($0, &info) }) == 0 else { return nil }
         return Int(info.f_bavail) * Int(info.f_frsize)
     }
 }

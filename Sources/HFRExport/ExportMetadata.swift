@@ -39,9 +39,8 @@ enum ExportMetadata {
     /// standalone export agree byte for byte).
     static func identity(inputTags: [String: String], input: String) -> [(key: String, value: String)] {
         let kept = inputTags.first { $0.key.lowercased() == "creation_time" && !$0.value.isEmpty }?.value
-        let modified = (try? FileManager.default.attributesOfItem(atPath: input))?[.modificationDate] as? Date
-        return HFRVersion.tags(
-            creationTime: kept
-                ?? HFRVersion.creationTimeText(secondsSince1970: Int64(modified?.timeIntervalSince1970 ?? 0)))
+        var info = stat()
+        let modified = input.withPathBytes({ stat($0, &info) }) == 0 ? Int64(info.st_mtim.tv_sec) : 0
+        return HFRVersion.tags(creationTime: kept ?? HFRVersion.creationTimeText(secondsSince1970: modified))
     }
 }

@@ -152,6 +152,9 @@ public final class ExportPipeline {
         var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
         var presentationTimes = TimestampCheck.Presentation()
         var spacing = GapRange()
+        // Every stream's times, audio and data too: a quick analysis read none of them.
+        let streams = demuxer.streams
+        var jumps = [TimestampJump.Watch](repeating: TimestampJump.Watch(), count: streams.count)
         let promise = IndexPromise(demuxer)
         do {
             try promise.checkWithin(fileSize: fileSize)
@@ -161,6 +164,12 @@ public final class ExportPipeline {
         func handle(_ packet: Packet, isVideo: Bool) throws(ExportFailure) {
             if shouldStop() { throw .interrupted }
             try ExportPipeline.checkIntact(packet, fileSize: fileSize)
+            if streams.indices.contains(packet.streamIndex) {
+                jumps[packet.streamIndex].add(packet.pts)
+                if let jump = TimestampJump(jumps[packet.streamIndex], in: streams[packet.streamIndex]) {
+                    throw .badInput(jump.cause)
+                }
+            }
             if !isVideo, try extras.write(packet, to: sink) { return }
             if isVideo {
                 videoPackets += 1

@@ -69,6 +69,11 @@ public struct ExportPlan: Sendable {
         var notes: [String] = []
         let start = (settings.range?.start ?? Rational(0)) / k
         let end = min(settings.range?.end.map { $0 / k } ?? analysis.end, analysis.end)
+        // No frame after the start (an edit list past the frames, times that overflowed): the
+        // input's fault, whatever --range asks.
+        guard analysis.end > Rational(0) else {
+            throw .badInput("corrupt timestamps: the video's frames end before its start time")
+        }
         guard start < analysis.end else {
             throw .usage(
                 "--range starts at \(TimeMap.seconds(start * k)) s, after the end of the video (\(TimeMap.seconds(analysis.end * k)) s)"

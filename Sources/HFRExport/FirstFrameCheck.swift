@@ -1,12 +1,17 @@
 import HFRMedia
 
 /// Before anything is written: the decoder opens from the stream's configuration (its extradata:
-/// `avcC`, `hvcC`, …) and decodes the first key frame. A copy of a stream that fails this would
-/// be a file nothing can play, so the input is refused (exit 65). One key frame is read and
-/// decoded through a demuxer of its own: no second pass over the packets.
+/// `avcC`, `hvcC`, …) and decodes the first key frame and the few packets after it. A copy of a
+/// stream that fails this would be a file nothing can play, so the input is refused (exit 65). A
+/// damaged parameter set can leave the key frame decodable (FFmpeg ignores what is left of its
+/// slice) while every frame predicted from it fails, so one key frame alone is not enough; a
+/// re-encode, which decodes every frame, refused what a copy wrote. The packets are read through
+/// a demuxer of its own: no second pass over the file.
 enum FirstFrameCheck {
     /// Packets read looking for the first key frame before giving up (a stream that flags none).
     static let searchLimit = 300
+    /// Packets decoded after the first key frame: the frames predicted from it come first.
+    static let followingPackets = 3
 
     static func run(_ input: MediaInput, video: StreamInfo) throws(ExportFailure) {
         // Neither a version-1 record nor Annex B parameter sets: the muxer would rewrite it as
@@ -25,22 +30,29 @@ enum FirstFrameCheck {
         }
         demuxer.discardStreams(except: [video.index])
         var read = 0
-        while read < searchLimit {
+        var decoding: Decoding?
+        while read < searchLimit, decoding.map({ $0.packets <= followingPackets }) ?? true {
             let more: Bool
             do {
                 more = try demuxer.read(into: packet)
             } catch {
-                return  // the copy pass meets the same fault and names it
+                break  // the copy pass meets the same fault and names it
             }
             guard more else { break }
             guard packet.streamIndex == video.index, packet.size > 0 else { continue }
             read += 1
-            if packet.isKeyframe {
-                if let failure = decodes(packet, parameters: demuxer, video: video) {
-                    throw .badInput(cause(of: failure, video: video))
+            if decoding == nil, packet.isKeyframe {
+                do {
+                    decoding = try Decoding(parameters: demuxer.codecParameters(ofStream: video.index), video: video)
+                } catch {
+                    throw .badInput(cause(of: "the first video key frame does not decode (\(error))", video: video))
                 }
-                return
             }
+            if let failure = decoding?.decode(packet) { throw .badInput(cause(of: failure, video: video)) }
+        }
+        if let decoding {
+            if let failure = decoding.finish() { throw .badInput(cause(of: failure, video: video)) }
+            return
         }
         // No key frame flagged (the demuxer could not read the configuration to find one): the
         // configuration record itself must then be well formed.
@@ -59,26 +71,9 @@ enum FirstFrameCheck {
         }
     }
 
-    /// Nil when `packet` decodes to a whole frame; else what went wrong.
-    private static func decodes(_ packet: Packet, parameters demuxer: borrowing Demuxer, video: StreamInfo) -> String? {
-        do {
-            // A key frame an edit list hides still has to decode: shown, it tells.
-            packet.isDiscarded = false
-            let decoder = try Decoder(
-                parameters: demuxer.codecParameters(ofStream: video.index), timeBase: video.timeBase, threads: 1)
-            _ = try decoder.send(packet)
-            _ = try decoder.send(nil)
-            let frame = try Frame()
-            guard case .value = try decoder.receive(into: frame) else { return "no picture" }
-            return frame.isCorrupt ? "decodes with errors" : nil
-        } catch {
-            return error.description
-        }
-    }
-
     /// The cause a user can act on: the configuration record when it does not parse, else the frame.
     static func cause(of failure: String, video: StreamInfo) -> String {
-        corruptRecord(video) ?? "the first video key frame does not decode (\(failure))"
+        corruptRecord(video) ?? failure
     }
 
     /// The cause when the stream's configuration record (`avcC`, `hvcC`) is malformed; else nil.
@@ -87,6 +82,69 @@ enum FirstFrameCheck {
             !ParameterSetRecord.isWellFormed(video.extradata, codec: video.codecName)
         else { return nil }
         return "video decoder configuration (\(record)) is corrupt"
+    }
+}
+
+/// The decoder of the check, fed the first key frame and the packets after it.
+private final class Decoding {
+    let decoder: Decoder
+    let frame: Frame
+    /// Packets sent so far, the key frame first.
+    private(set) var packets = 0
+    /// Frames received so far (the key frame's is the first).
+    private var frames = 0
+    /// The key frame's presentation time: frames shown before it (an open GOP's leading pictures)
+    /// may refer to pictures before the file's start and are not held to decode.
+    private var keyTime: Int64?
+
+    init(parameters: CodecParameters, video: StreamInfo) throws(AVFailure) {
+        decoder = try Decoder(parameters: parameters, timeBase: video.timeBase, threads: 1)
+        frame = try Frame()
+    }
+
+    /// Nil while every frame decodes whole; else what went wrong, as a cause.
+    func decode(_ packet: Packet) -> String? {
+        packets += 1
+        if packets == 1 { keyTime = packet.pts }
+        // A frame an edit list hides still has to decode: shown, it tells.
+        packet.isDiscarded = false
+        do {
+            _ = try decoder.send(packet)
+        } catch {
+            return failure(error.description, frame: packets)
+        }
+        return receive()
+    }
+
+    /// Drains the decoder; nil when the key frame and every frame after it decoded whole.
+    func finish() -> String? {
+        do {
+            _ = try decoder.send(nil)
+        } catch {
+            return failure(error.description, frame: frames + 1)
+        }
+        if let failure = receive() { return failure }
+        return frames == 0 ? failure("no picture", frame: 1) : nil
+    }
+
+    private func receive() -> String? {
+        while true {
+            do {
+                guard case .value = try decoder.receive(into: frame) else { return nil }
+            } catch {
+                return failure(error.description, frame: frames + 1)
+            }
+            frames += 1
+            let isLeading = frames > 1 && (frame.bestEffortTimestamp ?? .max) < (keyTime ?? .min)
+            if frame.isCorrupt, !isLeading { return failure("decodes with errors", frame: frames) }
+        }
+    }
+
+    /// The cause, naming the frame (counted from the key frame, 1) that failed.
+    private func failure(_ what: String, frame number: Int) -> String {
+        number <= 1
+            ? "the first video key frame does not decode (\(what))"
+            : "the video does not decode after its first key frame (frame \(number): \(what))"
     }
 }
 

@@ -127,6 +127,7 @@ public struct InputAnalysis: Sendable {
         }
         var times = FrameTimes(presentationStart: video.startSeconds, range: streamRange(range, scale: scale))
         guard let scan = IndexScan.scan(demuxer, path: path, onFrame: { times.add($0) }) else { return nil }
+        if let jump = scan.jump { throw .badInput(jump.cause) }
         if let fault = times.fault { throw .badInput(fault) }
         return try InputAnalysis(
             video: video, audio: audio, stream: scan.stream,

@@ -24,7 +24,7 @@ public struct AtomicOutput: ~Copyable {
     /// hidden temporary name where that cannot be.
     public init(path: String) {
         self.path = path
-        let fd = open(AtomicOutput.directory(of: path), hfr_o_tmpfile | O_RDWR | O_CLOEXEC, 0o666)
+        let fd = FileSystem.open(AtomicOutput.directory(of: path), hfr_o_tmpfile | O_RDWR | O_CLOEXEC, 0o666)
         descriptor = fd >= 0 ? fd : nil
         temporaryPath = fd >= 0 ? "/proc/self/fd/\(fd)" : AtomicOutput.temporaryPath(for: path)
     }
@@ -33,7 +33,7 @@ public struct AtomicOutput: ~Copyable {
         if let descriptor {
             close(descriptor)
         } else if !isSettled {
-            unlink(temporaryPath)
+            FileSystem.unlink(temporaryPath)
         }
     }
 
@@ -42,22 +42,22 @@ public struct AtomicOutput: ~Copyable {
     public consuming func commit() throws(Errno) {
         isSettled = true
         guard descriptor != nil else {
-            guard rename(temporaryPath, path) == 0 else {
+            guard FileSystem.rename(temporaryPath, path) == 0 else {
                 let error = Errno.current
-                unlink(temporaryPath)
+                FileSystem.unlink(temporaryPath)
                 throw error
             }
             return
         }
-        if linkat(AT_FDCWD, temporaryPath, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return }
+        if FileSystem.link(temporaryPath, path) == 0 { return }
         guard Errno.current.rawValue == EEXIST else { throw Errno.current }
         // A file is there (--force): linked under the hidden name, then renamed over it at once.
         let hidden = AtomicOutput.temporaryPath(for: path)
-        unlink(hidden)
-        guard linkat(AT_FDCWD, temporaryPath, AT_FDCWD, hidden, AT_SYMLINK_FOLLOW) == 0 else { throw Errno.current }
-        guard rename(hidden, path) == 0 else {
+        FileSystem.unlink(hidden)
+        guard FileSystem.link(temporaryPath, hidden) == 0 else { throw Errno.current }
+        guard FileSystem.rename(hidden, path) == 0 else {
             let error = Errno.current
-            unlink(hidden)
+            FileSystem.unlink(hidden)
             throw error
         }
     }
@@ -65,7 +65,7 @@ public struct AtomicOutput: ~Copyable {
     /// Drops what was written (a failed or cancelled write).
     public consuming func discard() {
         isSettled = true
-        if descriptor == nil { unlink(temporaryPath) }
+        if descriptor == nil { FileSystem.unlink(temporaryPath) }
     }
 
     /// The directory holding `path` ("." for a bare name).

@@ -2,10 +2,14 @@
 /// (no Foundation `String(format:)`, so no locale and the same rounding everywhere).
 public enum DecimalText {
     /// `value` with exactly `digits` decimals, halves rounded away from zero: 2.5 → "2.50" (2),
-    /// -0.25 → "-0.3" (1), -0.04 → "0.0" (1, no negative zero).
+    /// -0.25 → "-0.3" (1), -0.04 → "0.0" (1, no negative zero). Beyond what 64-bit integers hold
+    /// (the absurd times of a damaged file), fewer decimals: 6e14 → "600000000000000.0000" (6).
     public static func fixed(_ value: Double, digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        guard abs(value) * scale < 0x1p63 else {
+            return digits > 0 ? fixed(value, digits: digits - 1) : "\(value.rounded())"
+        }
         let scaled = (abs(value) * scale).rounded()
         let whole = Int64(scaled / scale)
         let fraction = Int64(scaled) - whole * Int64(scale)

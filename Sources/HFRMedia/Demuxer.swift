@@ -33,7 +33,9 @@ public struct Demuxer: ~Copyable {
             }
         }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        let opened = withOptions(options) { avformat_open_input(&ctx, url, input, &$0) }
+        let opened = withOptions(options) { options in
+            url.withPathBytes { avformat_open_input(&ctx, $0, input, &options) }
+        }
         try check(opened, "avformat_open_input", .openingInput)
         guard let ctx else {
             throw AVFailure(code: hfr_averror(ENOMEM), operation: "avformat_open_input", stage: .openingInput)

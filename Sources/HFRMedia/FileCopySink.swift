@@ -17,7 +17,7 @@ final class FileCopySink {
     private(set) var failure: Errno?
 
     init(path: String, source: MappedFile) throws(Errno) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = FileSystem.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Errno.current }
         descriptor = fd
         self.source = source

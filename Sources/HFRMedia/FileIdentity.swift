@@ -17,7 +17,7 @@ public struct FileIdentity: Hashable, Sendable {
     /// The file `path` names, following symlinks; nil when there is none (or it cannot be reached).
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard path.withPathBytes({ stat($0, &info) }) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
     }
@@ -40,11 +40,7 @@ public struct FileIdentity: Hashable, Sendable {
         return (resolved == "/" ? "" : resolved) + "/" + name
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    static func realPath(_ path: String) -> String? { FileSystem.realpath(path) }
 }
 
 /// One version of a file's content, as far as the kernel tells: its identity, size and the times
@@ -59,7 +55,7 @@ public struct FileVersion: Hashable, Sendable {
     /// The file `path` names as it is now, following symlinks; nil when there is none.
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard path.withPathBytes({ stat($0, &info) }) == 0 else { return nil }
         identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         size = Int64(info.st_size)
         modified = info.st_mtim

@@ -59,7 +59,7 @@ final class FragmentTimes {
         let key = FileVersion(path: path)
         if let key, let known = cache.withLock({ $0[key] }) { return known }
         var scan = Scan()
-        let fd = open(path, O_RDONLY)
+        let fd = FileSystem.open(path, O_RDONLY)
         if fd >= 0 {
             var info = stat()
             if fstat(fd, &info) == 0 { scan.walk(fd, from: 0, to: Int64(info.st_size)) }

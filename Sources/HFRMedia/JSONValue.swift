@@ -72,6 +72,9 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            // A file name's byte that is not UTF-8 (`PathBytes`): JSON holds text, so `\xff`.
+            case let c where PathBytes.isEscape(c.value):
+                out += "\\" + PathBytes.display(String(c))
             case let c where c.value < 0x20:
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

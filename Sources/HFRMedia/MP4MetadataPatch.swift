@@ -22,7 +22,7 @@ public enum MP4MetadataPatch {
     /// Rewrites the movie box of the MP4/MOV file at `path` so that each key of `values` holds its
     /// float32. Every key must have been written with `placeholder` as its value.
     public static func setFloat32(_ values: [String: Float], inFileAt path: String) throws(AVFailure) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let fd = FileSystem.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw AVFailure(errno: .current, operation: "open \(path)") }
         defer { close(fd) }
         guard let (offset, size) = try movieBox(fd) else {

@@ -16,7 +16,7 @@ public final class MappedFile {
 
     /// Maps `path`; throws the errno of `open`, `fstat` or `mmap` (EISDIR for a directory).
     public init(path: String) throws(Errno) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = FileSystem.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Errno.current }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

@@ -20,7 +20,7 @@ public enum MatroskaRotationPatch {
 
     /// Gives the first video track of the Matroska file at `path` the turn `clockwise` (90, 180, 270).
     public static func setRotation(clockwise: Int, inFileAt path: String) throws(AVFailure) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let fd = FileSystem.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw AVFailure(errno: .current, operation: "open \(path)") }
         defer { close(fd) }
         var info = stat()

@@ -14,7 +14,7 @@ public struct Muxer: ~Copyable {
     public init(path: String, format: String? = nil) throws(AVFailure) {
         let ctx = try Muxer.outputContext(path: path, format: format)
         if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-            let opened = avio_open(&ctx.pointee.pb, path, AVIO_FLAG_WRITE)
+            let opened = path.withPathBytes { avio_open(&ctx.pointee.pb, $0, AVIO_FLAG_WRITE) }
             if opened < 0 {
                 avformat_free_context(ctx)
                 throw AVFailure(code: opened, operation: "avio_open", stage: .writingOutput)
@@ -54,7 +54,8 @@ public struct Muxer: ~Copyable {
     {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(
-            avformat_alloc_output_context2(&ctx, nil, format, path), "avformat_alloc_output_context2", .writingOutput)
+            path.withPathBytes { avformat_alloc_output_context2(&ctx, nil, format, $0) },
+            "avformat_alloc_output_context2", .writingOutput)
         guard let ctx else {
             throw AVFailure(
                 code: hfr_averror(ENOMEM), operation: "avformat_alloc_output_context2", stage: .writingOutput)

@@ -73,7 +73,9 @@ final class FragmentWriter {
     func abandon(path: String) {
         muxer.abandonFile()
         var info = stat()
-        if stat(path, &info) == 0, Int64(info.st_size) > safeLength { truncate(path, off_t(safeLength)) }
+        if path.withPathBytes({ stat($0, &info) }) == 0, Int64(info.st_size) > safeLength {
+            FileSystem.truncate(path, Int64(safeLength))
+        }
     }
 
     /// Writes the packets still interleaving, the last fragment and the trailer; closes the file.

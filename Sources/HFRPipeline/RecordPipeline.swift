@@ -55,7 +55,7 @@ public final class RecordPipeline: Sendable {
         let partial = settings.partialPath
         let isEmpty = stats.encoded.load(ordering: .relaxed) == 0
         if let failure = outcome.encoderFailure {
-            if isEmpty { unlink(partial) }
+            if isEmpty { FileSystem.unlink(partial) }
             throw .encoder(failure)
         }
         if isEmpty {
@@ -63,16 +63,16 @@ public final class RecordPipeline: Sendable {
             // recording, so neither it nor the fragmented one is left.
             if let writeFailure = outcome.writeFailure {
                 writer.abandon(path: partial)
-                unlink(partial)
+                FileSystem.unlink(partial)
                 throw .write(writeFailure, report: nil)
             }
-            unlink(partial)
+            FileSystem.unlink(partial)
             throw .nothingRecorded(outcome.capture.reason, cause: outcome.capture.failure)
         }
         if let writeFailure = outcome.writeFailure {
             // No room for a second copy: keep the fragmented file, cut after its last whole fragment.
             writer.abandon(path: partial)
-            let kept = rename(partial, settings.output) == 0
+            let kept = FileSystem.rename(partial, settings.output) == 0
             let report = makeReport(
                 outcome.capture, started: started, keptFragmented: kept, audioSampleRate: audioFormat?.sampleRate)
             throw .write(writeFailure, report: kept ? report : nil)
@@ -229,7 +229,7 @@ public final class RecordPipeline: Sendable {
         _ capture: CaptureStage.Outcome, started: Date, keptFragmented: Bool, audioSampleRate: Int?
     ) -> RecordReport {
         var info = stat()
-        let size = stat(settings.output, &info) == 0 ? Int64(info.st_size) : 0
+        let size = settings.output.withPathBytes({ stat($0, &info) }) == 0 ? Int64(info.st_size) : 0
         let encoded = stats.encoded.load(ordering: .relaxed)
         return RecordReport(
             output: settings.output, stopReason: capture.reason, width: settings.capture.width,

@@ -44,7 +44,7 @@ enum RecordingFinalizer {
         } catch {
             throw AVFailure(errno: error, operation: "rename to \(output)")
         }
-        unlink(partial)
+        FileSystem.unlink(partial)
     }
 
     private static func remux(

@@ -15,18 +15,18 @@ public enum StopSignal {
 
     /// Makes a second Ctrl-C remove `path` (an unfinished output) before it exits.
     public static func removeOnAbort(_ path: String) {
-        abandonedPath = strdup(path)
+        abandonedPath = path.withPathBytes { strdup($0) }
     }
 
     /// What the second signal writes to stderr before exiting: `text` while `path` exists (a partial
     /// recording it names), else `otherwise`. Prepared now: the handler may only write(2) it.
     public static func sayOnAbort(_ text: String, whileExists path: String? = nil, otherwise: String = "") {
-        abortText = strdup(text)
-        abortOtherwise = strdup(otherwise)
-        abortCondition = path.map { strdup($0) }
+        abortText = strdup(text.displayPath)
+        abortOtherwise = strdup(otherwise.displayPath)
+        abortCondition = path.map { $0.withPathBytes { strdup($0) } }
     }
     /// What the first signal writes to stderr (prepared now, as `sayOnAbort`'s text).
-    public static func sayOnStop(_ text: String) { stopText = strdup(text) }
+    public static func sayOnStop(_ text: String) { stopText = strdup(text.displayPath) }
     nonisolated(unsafe) private static var stopText: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var abortText: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var abortOtherwise: UnsafeMutablePointer<CChar>?

@@ -18,6 +18,8 @@ public struct IndexScan: Sendable {
     /// Frames per second of capture: from file metadata when present, else measured.
     public let captureFrameRate: Rational?
     public let captureFrameRateSource: ProbeReport.CaptureRateSource
+    /// A jump of the frames' times no recording has (see `TimestampJump`); nil when none.
+    public let jump: TimestampJump?
 
     /// Scans the index of `demuxer` (opened on `path`); calls `onFrame` with each video frame in
     /// decode order, as `Prober` would (without `structure`). Nil when the index cannot stand in for
@@ -27,9 +29,18 @@ public struct IndexScan: Sendable {
     ) -> IndexScan? {
         guard let (video, marks) = standIn(demuxer, path: path) else { return nil }
         var tally = StreamTally()
-        forEachFrame(demuxer, video: video, marks: marks) { frame, duration in
-            tally.add(pts: frame.pts, duration: duration, size: frame.size)
-            onFrame?(frame)
+        var jump: TimestampJump?
+        // Stops at a jump (see `TimestampJump`): the frames after it are not handed on.
+        struct Leap: Error {}
+        do {
+            try forEachFrame(demuxer, video: video, marks: marks) { frame, duration in
+                tally.add(pts: frame.pts, duration: duration, size: frame.size)
+                jump = TimestampJump(tally.jumps, in: video)
+                if jump != nil { throw Leap() }
+                onFrame?(frame)
+            }
+        } catch {
+            // Only the closure above throws.
         }
         let measured = tally.measuredFrameRate(timeBase: video.timeBase)
         let (capture, source) = Prober.captureRate(info: video, measured: measured, tags: demuxer.metadata, path: path)
@@ -39,7 +50,7 @@ public struct IndexScan: Sendable {
                 info: video, packetCount: tally.packetCount, frameCount: tally.packetCount,
                 byteCount: tally.byteCount, firstPts: tally.minStart, measuredFrameRate: measured,
                 measuredDuration: tally.measuredDuration(timeBase: video.timeBase)),
-            captureFrameRate: capture, captureFrameRateSource: source)
+            captureFrameRate: capture, captureFrameRateSource: source, jump: jump)
     }
 
     /// Each frame of `video` as its packet would give it (pts = dts = the entry's time; its duration:

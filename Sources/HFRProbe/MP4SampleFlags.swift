@@ -36,7 +36,7 @@ struct MP4SampleFlags {
     /// Memory: box headers are read one at a time and only the boxes above are loaded, so the large
     /// sample tables (stsz, stco, stts) and the media data are never held.
     init?(path: String) {
-        let fd = open(path, O_RDONLY)
+        let fd = FileSystem.open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()

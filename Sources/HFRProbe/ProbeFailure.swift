@@ -10,6 +10,8 @@ public enum ProbeFailure: Error, Sendable {
     case pastEnd(stream: Int, byte: Int64, fileSize: Int64)
     /// A packet's data lies past the end of the file or was read short.
     case corruptPacket(stream: Int, frame: Int, position: Int64?)
+    /// A stream's timestamps jump further than any recording pauses (see `TimestampJump`).
+    case timestampJump(TimestampJump)
 }
 
 extension ProbeFailure {
@@ -24,6 +26,8 @@ extension ProbeFailure {
         case .corruptPacket(let stream, let frame, let position):
             let at = position.map { " at byte \($0)" } ?? ""
             return "truncated or corrupt: stream #\(stream) frame \(frame)\(at) is incomplete"
+        case .timestampJump(let jump):
+            return jump.cause
         }
     }
 }

@@ -58,6 +58,7 @@ public enum Prober {
                 }
             ) { frame, duration in
                 tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
+                try checkJumps(tallies[video.index], of: video)
                 videoIndex += 1
                 layers.add(frame)
                 onFrame?(frame)
@@ -77,6 +78,7 @@ public enum Prober {
                     return samples == 0 ? 0 : Rational.rescale(samples, from: rates.sample, to: rates.timeBase)
                 } ?? 0
             tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size, skippedTicks: skipped)
+            try checkJumps(tallies[index], of: streams[index])
             guard let video, index == video.index else { continue }
             let structure = packet.withData { data in parser?.parse(data) }
             let frame = ProbedFrame(
@@ -94,6 +96,12 @@ public enum Prober {
         for info in streams { try promise.checkRead(stream: info.index, packets: tallies[info.index].packetCount) }
         return assemble(
             demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
+    }
+
+    /// Refuses times that leap further than any recording pauses, at the packet that leaps: no
+    /// length, rate or offset computed from them (nor the spacing of the frames after) holds.
+    private static func checkJumps(_ tally: StreamTally, of info: StreamInfo) throws(ProbeFailure) {
+        if let jump = TimestampJump(tally.jumps, in: info) { throw .timestampJump(jump) }
     }
 
     /// The report from what reading the packets counted.

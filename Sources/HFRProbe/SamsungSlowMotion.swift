@@ -207,7 +207,7 @@ public struct SamsungSlowMotion: Sendable, Equatable {
         let length: Int64
 
         init?(path: String) {
-            fd = open(path, O_RDONLY | O_CLOEXEC)
+            fd = FileSystem.open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
             var info = stat()
             guard fstat(fd, &info) == 0 else {

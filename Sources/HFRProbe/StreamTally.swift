@@ -11,24 +11,34 @@ struct StreamTally {
 
     /// Earliest time something is presented: pts plus what the decoder skips (priming).
     var minStart: Int64?
+    /// The largest step between consecutive presentation times (a damaged time field's jump).
+    var jumps = TimestampJump.Watch()
 
     mutating func add(pts: Int64?, duration: Int64, size: Int, skippedTicks: Int64 = 0) {
         packetCount += 1
         byteCount += Int64(size)
+        jumps.add(pts)
         guard let pts else { return }
         if firstPts == nil { firstPts = pts }
         minPts = Swift.min(minPts ?? pts, pts)
-        minStart = Swift.min(minStart ?? (pts + skippedTicks), pts + skippedTicks)
+        // Saturating: a damaged time near 2⁶³ must not trap (its jump is refused by the caller).
+        let start = pts.addingReportingOverflow(skippedTicks)
+        let begins = start.overflow ? pts : start.partialValue
+        minStart = Swift.min(minStart ?? begins, begins)
         if pts >= (maxPts ?? pts) {
             maxPts = pts
-            maxPtsEnd = pts + Swift.max(duration, 0)
+            let end = pts.addingReportingOverflow(Swift.max(duration, 0))
+            maxPtsEnd = end.overflow ? Int64.max : end.partialValue
         }
     }
 
-    /// (frames − 1) / (last − first presentation time): exact for constant-rate streams.
+    /// (frames − 1) / (last − first presentation time): exact for constant-rate streams. Nil when
+    /// the span does not fit in 64 bits (damaged times).
     func measuredFrameRate(timeBase: Rational) -> Rational? {
         guard packetCount > 1, let lo = minPts, let hi = maxPts, hi > lo else { return nil }
-        return Rational(Int64(packetCount - 1)) / Rational.seconds(hi - lo, in: timeBase)
+        let span = hi.subtractingReportingOverflow(lo)
+        guard !span.overflow else { return nil }
+        return Rational(Int64(packetCount - 1)) / Rational.seconds(span.partialValue, in: timeBase)
     }
 
     /// From the earliest start to the end of the last frame. A last packet of unknown duration
@@ -36,10 +46,14 @@ struct StreamTally {
     /// lie at the end, outside the stream, and be cut.
     func measuredDuration(timeBase: Rational) -> Rational? {
         guard let lo = minStart, let end = maxPtsEnd, end >= lo else { return nil }
-        let seconds = Rational.seconds(end - lo, in: timeBase)
+        let length = end.subtractingReportingOverflow(lo)
+        guard !length.overflow else { return nil }
+        let seconds = Rational.seconds(length.partialValue, in: timeBase)
         guard end == maxPts, packetCount > 1, let first = minPts, let last = maxPts, last > first else {
             return seconds
         }
-        return seconds + Rational.seconds(last - first, in: timeBase) / Rational(Int64(packetCount - 1))
+        let span = last.subtractingReportingOverflow(first)
+        guard !span.overflow else { return nil }
+        return seconds + Rational.seconds(span.partialValue, in: timeBase) / Rational(Int64(packetCount - 1))
     }
 }

@@ -6,4 +6,5 @@ import HFRMedia
 #endif
 
 CrashSignal.install()
-exit(HFR.main(Array(CommandLine.arguments.dropFirst())))
+// The arguments from their bytes: a file name that is not UTF-8 stays the name it is (`PathBytes`).
+exit(HFR.main(PathBytes.arguments()))

@@ -33,6 +33,14 @@ import Testing
                 Case(
                     name: "avcC zeroed SPS", base: base, edit: MP4Edit.zeroSPS, options: ["--fps", "60"],
                     cause: "video decoder configuration (avcC) is corrupt"),
+                // The key frame still decodes (as a 32x32 picture); every frame after it fails. It
+                // was copied with exit 0 while the re-encode of --fps 60 refused it.
+                Case(
+                    name: "avcC SPS picture size changed", base: base, edit: MP4Edit.shrinkSPSPicture,
+                    options: ["--conform", "30"], cause: "the video does not decode after its first key frame"),
+                Case(
+                    name: "avcC SPS picture size changed", base: base, edit: MP4Edit.shrinkSPSPicture,
+                    options: ["--fps", "120"], cause: "the video does not decode after its first key frame"),
                 Case(
                     name: "stts delta 0", base: base, edit: { try MP4Edit.set(&$0, "stts", at: 12, [0, 0, 0, 0]) },
                     options: ["--conform", "30"], cause: "timestamps repeat at frame 2"),
@@ -284,6 +292,15 @@ enum MP4Edit {
         at += 1
         while data[at] & 0x80 != 0 { at += 1 }
         data.replaceSubrange((at + 1)..<(at + 3), with: [0, 0])
+    }
+
+    /// Changes the first SPS's picture size from 320x180 (20x12 macroblocks, cropped) to 32x32:
+    /// byte 5 of the bases' SPS (67 42 c0 1e da 05 …) holds the start of pic_width_in_mbs_minus1.
+    static func shrinkSPSPicture(_ data: inout Data) throws {
+        let p = try payload(data, "avcC")
+        let sps = p + 8
+        try #require(data[sps..<(sps + 6)] == Data([0x67, 0x42, 0xC0, 0x1E, 0xDA, 0x05]), "another SPS")
+        data[sps + 5] ^= 0x20
     }
 
     /// Zeroes the first SPS of the `avcC` box, keeping its length.

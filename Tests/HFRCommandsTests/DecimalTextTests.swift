@@ -6,6 +6,8 @@ struct DecimalTextTests {
     @Test(arguments: [
         (2.5, 2, "2.50"), (0.0004, 3, "0.000"), (1.0005, 1, "1.0"), (-0.25, 1, "-0.3"), (-0.04, 1, "0.0"),
         (59.94005994, 3, "59.940"), (12.0, 0, "12"), (0.5, 0, "1"),
+        // Beyond 64-bit integers (it trapped): fewer decimals.
+        (6e14, 6, "600000000000000.0000"), (-1e20, 3, "-1e+20"), (.infinity, 3, "inf"),
     ])
     func doubles(value: Double, digits: Int, text: String) {
         #expect(DecimalText.fixed(value, digits: digits) == text)

@@ -1,0 +1,59 @@
+import Foundation
+import HFRTestSupport
+import Testing
+
+/// A fragmented MP4 whose second video fragment starts at an absurd time (its `tfdt`): probe and
+/// export refuse it (exit 65) with one line saying where the times jump and by how much. Before,
+/// probe printed a 600479950316062.848 s video at "0.000 fps" with exit 0, export said only "240
+/// frames in 18325193792.500064 s is 0.000 fps", and 2⁶³ crashed both (SIGILL, exit 132).
+@Suite struct TimestampJumpTests {
+    @Test(arguments: [
+        (UInt64(0x7FFF_FFFF_FFFF_0000), "the video's timestamps jump by ", "hours at frame 61"),
+        // Int64.min: FFmpeg's "no time" for the first frame, the second one 2⁶³ ticks back.
+        (UInt64(0x8000_0000_0000_0000), "the video's timestamps jump back by ", "hours at frame 62"),
+    ])
+    func hugeFragmentTimeIsRefused(time: UInt64, jump: String, at: String) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("jump.mp4")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try CorruptInputs.base("fragmented")))
+        try MP4Edit.setFragmentStart(&bytes, track: 1, fragment: 1, to: time)
+        try bytes.write(to: URL(fileURLWithPath: input))
+        let before = try dir.contents()
+        for command in [["probe", input], ["export", input, dir.path("out.mp4"), "--conform", "30"]] {
+            let r = try Tool.hfr(command)
+            #expect(r.status == 65, "\(command[0]): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("export: ") }
+            #expect(lines.count == 1, "\(command[0]): \(r.stderr)")
+            let line = String(lines.first ?? "")
+            #expect(line.hasPrefix("Error: \(input): corrupt timestamps: \(jump)"), "\(command[0]): \(line)")
+            #expect(line.hasSuffix(at), "\(command[0]): \(line)")
+            #expect(!line.contains("--range") && !line.contains(" -"), "\(command[0]): \(line)")
+            #expect(r.stdout.isEmpty, "\(command[0]): \(r.stdout)")
+        }
+        #expect(try dir.contents() == before)
+    }
+}
+
+extension MP4Edit {
+    /// Sets the base media decode time (`tfdt`, version 1) of fragment `fragment` (from 0) of
+    /// track `track` to `time`.
+    static func setFragmentStart(_ data: inout Data, track: UInt32, fragment: Int, to time: UInt64) throws {
+        var found = 0
+        var from = data.startIndex
+        while let tfdt = data.range(of: Data("tfdt".utf8), in: from..<data.endIndex) {
+            from = tfdt.upperBound
+            // The track fragment header before it names the track (after version, flags).
+            let tfhd = try #require(data.range(of: Data("tfhd".utf8), options: .backwards, in: 0..<tfdt.lowerBound))
+            let id = data[(tfhd.upperBound + 4)..<(tfhd.upperBound + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard id == track else { continue }
+            defer { found += 1 }
+            guard found == fragment else { continue }
+            try #require(data[tfdt.upperBound] == 1, "a version-0 tfdt")
+            let start = tfdt.upperBound + 4
+            data.replaceSubrange(
+                start..<(start + 8), with: (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) })
+            return
+        }
+        Issue.record("no fragment \(fragment) of track \(track)")
+    }
+}
