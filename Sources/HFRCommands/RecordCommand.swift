@@ -92,6 +92,10 @@ public struct RecordCommand: Command {
             help: "Audio: the source's own (default), none, or a device: alsa:hw:1,0, pulse:NAME, hw:1.",
             choices: ["none"], completion: .audioDevices),
         .value(
+            "audio-rate", "HZ",
+            help: "A device's sample rate (default 48000). Above 48000 the audio is kept losslessly (ALAC): "
+                + "AAC drops what lies above 20 kHz, which is what such rates are for (ultrasound)."),
+        .value(
             "late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait.",
             choices: ["drop", "queue"]),
         .value("exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms.", choices: ["auto"]),
@@ -136,6 +140,7 @@ public struct RecordCommand: Command {
         let (duration, frameLimit) = try Self.limits(arguments)
         let late = try Self.lateFrames(arguments)
         let (includesAudio, audioDevice) = Self.audio(arguments)
+        let audioRate = try Self.audioRate(arguments, device: audioDevice)
         bitrateOption = try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
         let output = arguments.positional("OUTPUT") ?? RecordCommand.defaultOutputName()
         captureAPI = capture.api
@@ -146,6 +151,7 @@ public struct RecordCommand: Command {
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: RecordCommand.self) ?? 0
+        settings.audioRate = audioRate
         self.settings = settings
         json = arguments.flag("json")
         force = arguments.flag("force")
@@ -189,6 +195,18 @@ public struct RecordCommand: Command {
         // A capture device replaces the source's own audio.
         case let device?: (false, AudioCaptureInput.Device(device))
         }
+    }
+
+    /// `--audio-rate HZ`: 8000 to 384000 (ALSA's and ALAC's range), for a capture device only.
+    static func audioRate(_ arguments: ParsedArguments, device: AudioCaptureInput.Device?) throws(HFRError) -> Int {
+        guard let rate = try arguments.value("audio-rate", as: Int.self) else { return 48000 }
+        guard device != nil else {
+            throw .usage("--audio-rate sets a capture device's rate: give one with --audio", of: RecordCommand.self)
+        }
+        guard (8000...384_000).contains(rate) else {
+            throw .usage("--audio-rate must be 8000 to 384000 Hz, not \(rate)", of: RecordCommand.self)
+        }
+        return rate
     }
 
     /// The settings for the mode finally recorded: layers, bitrate, key-frame interval and

@@ -1,20 +1,27 @@
 import HFRMedia
 
-/// The audio thread: converts samples to the AAC encoder's format, re-chunks them to its frame size,
-/// and encodes them with timestamps counted in samples (so audio length is exact).
+/// The audio thread: converts samples to the encoder's format, re-chunks them to its frame size,
+/// and encodes them with timestamps counted in samples (so audio length is exact). AAC up to 48 kHz;
+/// above, ALAC: FFmpeg's AAC encoder low-passes below 20 kHz, and what lies above is why a device is
+/// recorded at 96 or 192 kHz (bat calls, machinery), so it is kept losslessly.
 final class AudioEncodeStage {
     let encoder: Encoder
     let fifo: AudioFIFO
     let sampleRate: Int
     let stats: RecordStats
     private var converter: AudioConverter
+    /// Planar float to the encoder's sample format (ALAC's integers), made on first use.
+    private var encoderFormat: Resampler?
     private var samplesSent: Int64 = 0
     /// Samples placed on the timeline so far (what the next frame's pts should be).
     private var placed: Int64 = 0
 
     init(sampleRate: Int, channels: Int, stats: RecordStats) throws(EncoderFailure) {
         do {
-            encoder = try Encoder.aac(sampleRate: sampleRate, channels: channels)
+            encoder =
+                sampleRate > 48000
+                ? try Encoder.retimedAudio(codec: "alac", sampleRate: sampleRate, channels: channels)
+                : try Encoder.aac(sampleRate: sampleRate, channels: channels)
             fifo = try AudioFIFO(channels: channels)
         } catch {
             throw .libav(error)
@@ -102,7 +109,7 @@ final class AudioEncodeStage {
             samplesSent += Int64(frame.sampleCount)
             stats.audioSamples.add(frame.sampleCount, ordering: .relaxed)
         }
-        _ = try encoder.send(frame)
+        _ = try encoder.send(try frame.map { f throws(AVFailure) in try encoder.adapt(f, with: &encoderFormat) })
         while true {
             let packet = try Packet()
             guard case .value = try encoder.receive(into: packet) else { return true }

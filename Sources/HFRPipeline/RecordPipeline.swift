@@ -102,7 +102,9 @@ public final class RecordPipeline: Sendable {
         // back while something else opened would then arrive in one burst.
         let audioDevice: AudioCaptureInput?
         do {
-            audioDevice = try settings.audioDevice.map { d throws(AVFailure) in try AudioCaptureInput(d) }
+            audioDevice = try settings.audioDevice.map { d throws(AVFailure) in
+                try AudioCaptureInput(d, sampleRate: settings.audioRate)
+            }
         } catch {
             throw .audioDevice(settings.audioDevice!.description, error)
         }

@@ -26,6 +26,8 @@ public struct RecordSettings: Sendable {
     public var lateFrames: LateFrames
     /// An audio capture device to record instead of the source's own audio.
     public var audioDevice: AudioCaptureInput.Device?
+    /// The capture device's sample rate (`--audio-rate`).
+    public var audioRate = 48000
     /// Frames that may wait between capture and encoder.
     public var queueCapacity: Int
     public var showsStatus: Bool

@@ -53,5 +53,49 @@ extension DeviceTests {
                 "audio lasts \(audioDuration) s, video \(videoDuration) s")
             print("loopback tone: \(frequency) Hz, RMS \(amplitude), A/V start offset \(audioStart - videoStart) s")
         }
+
+        /// A bat detector's rate: a 40 kHz tone played at 192 kHz into the loopback's second
+        /// substream, recorded with `--audio-rate 192000` beside the camera. The file holds it
+        /// losslessly (ALAC at 192 kHz; AAC would have cut it off below 20 kHz), as sox measures.
+        @Test func ultrasoundAt192kHzIsRecordedLosslessly() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let player = try BackgroundProcess(
+                "/usr/bin/ffmpeg",
+                [
+                    "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=40000:sample_rate=192000",
+                    "-ac", "2", "-t", "12", "-f", "alsa", "hw:Loopback,0,1",
+                ], directory: dir)
+            defer {
+                player.send(SIGTERM)
+                _ = player.wait()
+            }
+            usleep(1_000_000)
+            let out = dir.path("bat.mp4")
+            let r = try Tool.hfr([
+                "record", out, "--device", Guest.camera, "--fps", "60", "--duration", "3", "--audio",
+                "alsa:hw:Loopback,1,1", "--audio-rate", "192000",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try Guest.stream(out, "a:0", "codec_name") == "alac")
+            #expect(try Guest.stream(out, "a:0", "sample_rate") == "192000")
+            let wav = dir.path("bat.wav")
+            let x = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-vn", "-ac", "1", wav])
+            #expect(x.status == 0, "\(x.stderr)")
+            let stat = try Tool.run("sox", [wav, "-n", "stat"])
+            let line = stat.stderr.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
+            let rough = line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+            // sox's rough frequency is its RMS slope over its RMS, (rate/π)·sin(πf/rate) for a sine:
+            // 37,208 Hz for 40 kHz at 192 kHz. Turned back into f.
+            let frequency = asin(min(1, rough * .pi / 192000)) * 192000 / .pi
+            #expect(abs(frequency - 40000) <= 400, "sox: \(stat.stderr)")
+            let audioDuration = Double(try Guest.stream(out, "a:0", "duration")) ?? 0
+            let videoDuration = Double(try Guest.stream(out, "v:0", "duration")) ?? 0
+            #expect(
+                abs(audioDuration - videoDuration) <= 1.0 / 60 + 0.03,
+                "audio \(audioDuration) s, video \(videoDuration) s")
+            print("loopback at 192 kHz: \(frequency) Hz, audio \(audioDuration) s, video \(videoDuration) s")
+        }
+
     }
 }

@@ -25,6 +25,9 @@ import Testing
         (["--size", "4352x2176"], "36992 macroblocks of 16x16, at most 36864"),
         (["--layers", "5"], "--layers"), (["--duration", "-1"], "--duration"), (["--frames", "0"], "--frames"),
         (["--late-frames", "later"], "--late-frames"), (["--duration", "1", "--frames", "5"], "exclude"),
+        (["--audio-rate", "192000"], "--audio-rate sets a capture device's rate"),
+        (["--audio", "hw:9", "--audio-rate", "500000"], "--audio-rate must be 8000 to 384000 Hz, not 500000"),
+        (["--audio", "hw:9", "--audio-rate", "fast"], "--audio-rate"),
     ])
     func impossibleRequestsForTheTestSourceAreUsageErrors(arguments: [String], mentions: String) throws {
         let dir = try TemporaryDirectory()
