@@ -111,6 +111,7 @@ enum ProbeJSON {
                 ("channels", .int(Int64(i.channels))),
                 ("channelLayout", .optional(i.channelLayout.map { .string($0) })),
                 ("sampleFormat", .optional(i.sampleFormat.map { .string($0) })),
+                ("bitsPerSample", .optional(i.bitsPerSample > 0 ? .int(Int64(i.bitsPerSample)) : nil)),
             ]
         default: break
         }

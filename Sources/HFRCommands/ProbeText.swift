@@ -76,6 +76,10 @@ enum ProbeText {
         case .audio:
             text += " \(i.sampleRate) Hz \(i.channelLayout ?? "\(i.channels) ch")"
             if let f = i.sampleFormat { text += " \(f)" }
+            // 24-bit FLAC, ALAC or PCM decodes to 32-bit samples: say what they hold.
+            if i.bitsPerSample > 0, i.sampleFormat?.hasPrefix("s32") == true, i.bitsPerSample < 32 {
+                text += " (\(i.bitsPerSample)-bit)"
+            }
         default: break
         }
         text += ", \(s.frameCount) frames"
