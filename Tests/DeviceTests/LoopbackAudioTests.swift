@@ -4,27 +4,38 @@ import Testing
 
 extension DeviceTests {
     @Suite struct LoopbackAudio {
-        @Test func toneFromTheLoopbackIsRecordedBesideTheCamera() throws {
+        /// Plays a `frequency` tone at `rate` into the loopback's playback side (substream
+        /// `substream`) while hfr records its capture side beside the camera with `options`.
+        static func record(
+            _ out: String, tone frequency: Int, rate: Int, substream: Int, seconds: Int, options: [String],
+            in dir: TemporaryDirectory
+        ) throws -> ToolResult {
             try Guest.resetFaults()
-            let dir = try TemporaryDirectory()
-            // A player on the loopback's playback side; hfr captures its other side.
             let player = try BackgroundProcess(
                 "/usr/bin/ffmpeg",
                 [
-                    "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
-                    "-ac", "2", "-t", "15", "-f", "alsa", "hw:Loopback,0,0",
+                    "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i",
+                    "sine=frequency=\(frequency):sample_rate=\(rate)", "-ac", "2", "-t", "\(seconds + 10)", "-f",
+                    "alsa",
+                    "hw:Loopback,0,\(substream)",
                 ], directory: dir)
             defer {
                 player.send(SIGTERM)
                 _ = player.wait()
             }
             usleep(1_000_000)
+            return try Tool.hfr(
+                [
+                    "record", out, "--device", Guest.camera, "--fps", "60", "--duration", "\(seconds)", "--audio",
+                    "alsa:hw:Loopback,1,\(substream)",
+                ] + options)
+        }
+
+        @Test func toneFromTheLoopbackIsRecordedBesideTheCamera() throws {
+            let dir = try TemporaryDirectory()
             let out = dir.path("av.mp4")
-            let r = try Tool.hfr([
-                "record", out, "--device", Guest.camera, "--fps", "60", "--duration", "5", "--audio",
-                "alsa:hw:Loopback,1,0",
-                "--json",
-            ])
+            let r = try Self.record(
+                out, tone: 1000, rate: 48000, substream: 0, seconds: 5, options: ["--json"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
             let wav = dir.path("av.wav")
             let x = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-vn", "-ac", "1", wav])
@@ -58,24 +69,10 @@ extension DeviceTests {
         /// substream, recorded with `--audio-rate 192000` beside the camera. The file holds it
         /// losslessly (ALAC at 192 kHz; AAC would have cut it off below 20 kHz), as sox measures.
         @Test func ultrasoundAt192kHzIsRecordedLosslessly() throws {
-            try Guest.resetFaults()
             let dir = try TemporaryDirectory()
-            let player = try BackgroundProcess(
-                "/usr/bin/ffmpeg",
-                [
-                    "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "sine=frequency=40000:sample_rate=192000",
-                    "-ac", "2", "-t", "12", "-f", "alsa", "hw:Loopback,0,1",
-                ], directory: dir)
-            defer {
-                player.send(SIGTERM)
-                _ = player.wait()
-            }
-            usleep(1_000_000)
             let out = dir.path("bat.mp4")
-            let r = try Tool.hfr([
-                "record", out, "--device", Guest.camera, "--fps", "60", "--duration", "3", "--audio",
-                "alsa:hw:Loopback,1,1", "--audio-rate", "192000",
-            ])
+            let r = try Self.record(
+                out, tone: 40000, rate: 192000, substream: 1, seconds: 3, options: ["--audio-rate", "192000"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try Guest.stream(out, "a:0", "codec_name") == "alac")
             #expect(try Guest.stream(out, "a:0", "sample_rate") == "192000")
