@@ -75,6 +75,7 @@ enum RecordingFinalizer {
         let video = streams.first { $0.kind == .video }
         let packaging = video.map { NALPackaging(extradata: $0.extradata) }
         let packet = try Packet()
+        var previousAudioStart: Int64?
         while try demuxer.read(into: packet) {
             let input = streams[packet.streamIndex]
             guard let index = outputIndex[input.index] else { continue }
@@ -90,7 +91,11 @@ enum RecordingFinalizer {
                 packet.pts = start
                 packet.dts = packet.dts.map { $0 - audio.priming }
                 let end = audio.samples
-                if start + packet.duration > end { packet.duration = max(0, end - start) }
+                // A fragmented file's ALAC has no sample durations (FFmpeg 5.1 writes none in trun):
+                // each is the step from the previous packet, the last one up to the end.
+                if packet.duration <= 0, let previous = previousAudioStart { packet.duration = start - previous }
+                previousAudioStart = start
+                if packet.duration <= 0 || start + packet.duration > end { packet.duration = max(0, end - start) }
             }
             try muxer.write(packet, from: input.timeBase, to: index)
         }

@@ -8,8 +8,10 @@ import Testing
     static let script = Fixtures.root.appendingPathComponent("Tests/EndToEndTests/record-with-pulse.sh").path
     static let hasPulse = FileManager.default.fileExists(atPath: "/usr/bin/pulseaudio")
 
-    func record(_ arguments: [String], in dir: TemporaryDirectory) throws -> ToolResult {
-        try Tool.run("bash", [AudioDeviceTests.script, Tool.hfrPath, dir.url.path] + arguments)
+    /// `environment`: the script's HFR_PULSE_RATE (sink and tone rate) and HFR_PULSE_TONE (Hz).
+    func record(_ arguments: [String], in dir: TemporaryDirectory, environment: [String] = []) throws -> ToolResult {
+        try Tool.run(
+            "/usr/bin/env", environment + ["bash", AudioDeviceTests.script, Tool.hfrPath, dir.url.path] + arguments)
     }
 
     @Test(.enabled(if: hasPulse, "needs pulseaudio (scripts/setup installs it)"))
@@ -39,6 +41,30 @@ import Testing
         let line = stat.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
         let hz = Double(line?.split(separator: " ").last ?? "") ?? 0
         #expect(abs(hz - 1000) <= 20, "sox: \(stat)")
+    }
+
+    /// `--audio-rate 96000` from PulseAudio (a 96 kHz null sink playing 30 kHz): ALAC at 96 kHz,
+    /// the tone there (sox's rough frequency is (rate/π)·sin(πf/rate) for a sine), audio as long as
+    /// the video (the fragmented file's ALAC carries no sample durations; the finalizer restores them).
+    @Test(.enabled(if: hasPulse, "needs pulseaudio (scripts/setup installs it)"))
+    func highRateDeviceIsRecordedLosslessly() throws {
+        let dir = try TemporaryDirectory()
+        let out = dir.path("out.mp4")
+        let r = try record(
+            [
+                "--source", "test", "--fps", "60", "--size", "320x240", "--duration", "2", "--audio",
+                "pulse:hfrtest.monitor", "--audio-rate", "96000", out,
+            ], in: dir, environment: ["HFR_PULSE_RATE=96000", "HFR_PULSE_TONE=30000"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(try MediaChecks.entry(out, stream: "a:0", "codec_name,sample_rate") == "alac,96000")
+        #expect(abs(try MediaChecks.duration(out, stream: "a:0") - 2) <= 1.0 / 60, "audio vs 2 s of video")
+        let wav = dir.path("audio.wav")
+        try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-map", "0:a", "-ac", "1", wav])
+        let stat = try Tool.run("sox", [wav, "-n", "trim", "0.5", "1", "stat"]).stderr
+        let line = stat.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
+        let rough = Double(line?.split(separator: " ").last ?? "") ?? 0
+        let hz = asin(min(1, rough * .pi / 96000)) * 96000 / .pi
+        #expect(abs(hz - 30000) <= 300, "sox: \(stat)")
     }
 
     @Test(.enabled(if: hasPulse, "needs pulseaudio (scripts/setup installs it)"))
