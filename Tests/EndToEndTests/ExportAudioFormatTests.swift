@@ -32,6 +32,9 @@ import Testing
         Source(
             name: "alac71wide.mov", rate: 48000, layout: "7.1(wide)", codec: ["-c:a", "alac", "-sample_fmt", "s32p"],
             expected: "alac,48000,24,7.1(wide),8"),
+        Source(
+            name: "flac71.mkv", rate: 48000, layout: "7.1", codec: ["-c:a", "flac"], expected: "flac,48000,16,7.1,8"),
+        Source(name: "aac51.mp4", rate: 48000, layout: "5.1", codec: ["-c:a", "aac"], expected: "aac,48000,0,5.1,6"),
         Source(name: "aac71.mkv", rate: 48000, layout: "7.1", codec: ["-c:a", "aac"], expected: "aac,48000,0,7.1,8"),
         Source(
             name: "aac61.mkv", rate: 48000, layout: "6.1", codec: ["-c:a", "aac"], expected: "aac,48000,0,unknown,7"),
