@@ -16,7 +16,7 @@ public struct ExportCommand: Command {
           --conform O   every frame kept, shown at O fps: slow motion C/O. Video stream-copied,
                         timestamps rescaled exactly.
           --fps O       real time at O fps: C/O must be a power of two the temporal layers allow;
-                        the upper layers are dropped, kept packets are bit-identical, audio copied.
+                        the upper layers are dropped, kept pictures are bit-identical, audio copied.
           --speed S     speed S at --fps O (default C·S: every frame kept).
           --ramp SPEC   speeds over source time, e.g. 0-2@1,2-4@0.25,4-@1 (times; the last end
                         may be left open; after a closed last segment the rest plays at speed 1).
@@ -51,9 +51,15 @@ public struct ExportCommand: Command {
         again. Only re-encoded segments need them; an output holding made frames is tagged
         com.hfr.interpolated (the method) and the --json report counts them (video.interpolatedFrames).
 
-        --audio spectral (default): Rubber Band, offline, pitch kept; time-domain: WSOLA (atempo);
-        varispeed: resampled, pitch follows speed; mute: no audio. Audio lasts as long as the video,
-        to the sample, and each ramp segment's audio is exactly as long as its video.
+        A copied H.264/HEVC stream that is retimed states its new rate in its parameter sets (SPS,
+        VPS); the coded pictures are untouched.
+
+        --audio spectral (default): Rubber Band R3, offline, pitch kept; time-domain: SoundTouch's
+        WSOLA; varispeed: resampled, pitch follows speed (a 192 kHz recording slowed 8× brings 40 kHz
+        down to 5 kHz); mute: no audio. Sound stays within 10 ms of its picture; audio lasts as long
+        as the video, to the sample, and each ramp segment's audio is exactly as long as its video.
+        It keeps its codec where the container stores it (PCM, FLAC in MKV, ALAC), its rate, bit
+        depth and channel layout; otherwise AAC (Vorbis in WebM), and the plan says why.
 
         The output records what was done: com.android.capture.fps (in MP4/MOV a float32, as Android
         writes it) and com.hfr.capture.fps (frames per second of real time it holds),
