@@ -2,11 +2,13 @@
 /// (no Foundation `String(format:)`, so no locale and the same rounding everywhere).
 public enum DecimalText {
     /// `value` with exactly `digits` decimals, halves rounded away from zero: 2.5 → "2.50" (2),
-    /// -0.25 → "-0.3" (1), -0.04 → "0.0" (1, no negative zero).
+    /// -0.25 → "-0.3" (1), -0.04 → "0.0" (1, no negative zero). Values beyond Int64 with those
+    /// decimals (a damaged file's 10¹⁶ s), infinities and NaN in Swift's own notation: 3e+16, inf, nan.
     public static func fixed(_ value: Double, digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
+        guard scaled < 0x1p63 else { return "\(value)" }
         let whole = Int64(scaled / scale)
         let fraction = Int64(scaled) - whole * Int64(scale)
         return text(isNegative: value < 0 && scaled != 0, whole: whole, fraction: fraction, digits: digits)
