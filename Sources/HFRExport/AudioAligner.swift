@@ -36,7 +36,9 @@ struct AudioAligner {
                 lead.append(chunk)
                 chunk = lead
             } else if offset < 0 {
-                placed = offset  // the first −offset samples fall before the start
+                // The first −offset samples fall before the start (−Int64.min would overflow: a
+                // damaged time may say the track starts 2⁶³ samples early).
+                placed = max(offset, -.max)
             }
         }
         var from = 0
@@ -44,17 +46,23 @@ struct AudioAligner {
             from = Int(min(-placed, Int64(chunk.count)))
             placed += Int64(from)
         }
-        let room = Int(max(0, total - placed))
+        let room = Int(max(0, total - max(placed, 0)))
         let to = min(chunk.count, from + room)
         guard to > from else { return AudioChunk(planes: Array(repeating: [], count: channels)) }
         placed += Int64(to - from)
         return from == 0 && to == chunk.count ? chunk : chunk.slice(from, to)
     }
 
-    /// Silence up to the end of the timeline, when the track ended early.
+    /// Samples of silence `remainder` hands out at a time.
+    static let silenceBlock: Int64 = 1 << 16
+
+    /// The next silence up to the end of the timeline, when the track ended early: at most
+    /// `silenceBlock` samples a call, empty once the timeline is full. In blocks: a track that
+    /// ends an hour before its video (or whose damaged times say so) needs no hour of samples
+    /// in memory.
     mutating func remainder() -> AudioChunk {
-        let n = max(0, total - max(placed, 0))
-        placed = total
+        let n = min(max(0, total - max(placed, 0)), AudioAligner.silenceBlock)
+        placed = max(placed, 0) + n
         return AudioChunk(silence: Int(n), channels: channels)
     }
 }

@@ -154,7 +154,8 @@ final class AudioRetimer {
     private func studiedSpectralStretcher(_ piece: AudioPiece) throws(ExportFailure) -> SpectralStretcher {
         guard let reader = studyReader else { throw .processing("spectral stretch without its study pass") }
         let length = piece.sourceEnd - piece.sourceStart
-        let spacing = Int64(sampleRate) / AudioRetimer.keyFramesPerSecond
+        // At least a sample apart: a damaged sample rate may be below 10 Hz.
+        let spacing = max(1, Int64(sampleRate) / AudioRetimer.keyFramesPerSecond)
         let keyFrames = stride(from: spacing, to: length, by: Int(spacing)).map { k in
             (Int(k), Int((Rational(k * piece.outputCount, max(1, length))).rounded()))
         }
@@ -196,7 +197,7 @@ final class AudioRetimer {
     /// Flushes the decoder, fills a short track with silence, and finishes every piece.
     func finish(to output: any PacketSink, stream: Int) throws(ExportFailure) {
         try push(nil, to: output, stream: stream)
-        try route(aligner.remainder(), output, stream)
+        while case let silence = aligner.remainder(), !silence.isEmpty { try route(silence, output, stream) }
         while pieceIndex < pieces.count { try closePiece(output, stream) }
         try sink.finish(to: output, stream: stream)
     }

@@ -205,6 +205,8 @@ public final class ExportPipeline {
             }
         }
         if videoPackets == 0 { throw .badInput("the video stream has no frames") }
+        // What a header-only analysis (a tagged capture rate; Matroska lists no frame count) did not see.
+        try presentationTimes.checkRate(timeBase: video.info.timeBase)
         do {
             try promise.checkRead(stream: video.info.index, packets: videoPackets)
             for a in audio { try promise.checkRead(stream: a.info.index, packets: a.packetsIn) }

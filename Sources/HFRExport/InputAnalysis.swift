@@ -64,6 +64,7 @@ public struct InputAnalysis: Sendable {
         guard let structure = report.video else { throw .badInput("no video stream") }
         let video = report.streams[structure.streamIndex].info
         try checkCodec(video)
+        try TimestampCheck.timeBase(video.timeBase)
         guard structure.frameCount > 0 else { throw .badInput("the video stream has no frames") }
         // Layer cuts of reordered streams are not planned from their spacing (as before the gaps
         // were read in presentation order): only the full stream's spacing is used for them.
@@ -106,6 +107,7 @@ public struct InputAnalysis: Sendable {
             throw .badInput("no video stream")
         }
         try checkCodec(video)
+        try TimestampCheck.timeBase(video.timeBase)
         // An MP4/MOV header listing no frames is fragmented or has an unreadable sample table: the
         // index (every fragment's samples) says which.
         let isUncounted = video.declaredFrameCount == 0 && demuxer.formatName.split(separator: ",").contains("mov")

@@ -39,9 +39,9 @@ struct OutputFacts {
         if let frames, frames != framesOut {
             throw .processing("the written file lists \(frames) video frames where \(framesOut) were written")
         }
-        guard let rate, let duration, shown > 1, let first = written.firstStart, let last = written.lastShown else {
-            return
-        }
+        guard let rate, shown > 1, let first = written.firstStart, let last = written.lastShown else { return }
+        // Matroska lists no duration for a stream: the frames' spacing is checked all the same.
+        let duration = self.duration ?? last.end - first
         func seconds(_ t: Rational) -> String { DecimalText.fixed(t.doubleValue, digits: 3) }
         func fault(_ text: String) -> ExportFailure {
             isCopy ? .badInput("corrupt timestamps: \(text)") : .processing(text)

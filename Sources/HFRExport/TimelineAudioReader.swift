@@ -13,8 +13,9 @@ final class TimelineAudioReader {
     private let packet: Packet
     private let frame: Frame
     private var isDrained = false
-    /// Decoded samples not yet handed out.
+    /// Decoded samples, handed out from `heldFrom` on.
     private var held: AudioChunk
+    private var heldFrom = 0
 
     /// `layout`: FFmpeg's name of the channel layout the samples are read in (the retimer's).
     init(
@@ -40,9 +41,9 @@ final class TimelineAudioReader {
 
     /// The next samples of the timeline, in order; empty once it is complete.
     func next() throws(ExportFailure) -> AudioChunk {
-        if !held.isEmpty {
-            defer { held = AudioChunk(planes: Array(repeating: [], count: aligner.channels)) }
-            return held
+        if heldFrom < held.count {
+            defer { (held, heldFrom) = (AudioChunk(planes: Array(repeating: [], count: aligner.channels)), 0) }
+            return heldFrom == 0 ? held : held.slice(heldFrom, held.count)
         }
         while !isDrained, aligner.placed < aligner.total {
             let chunk = try decodeMore()
@@ -51,15 +52,19 @@ final class TimelineAudioReader {
         return aligner.remainder()
     }
 
-    /// The next `count` samples (fewer only where the timeline ends).
+    /// The next `count` samples (fewer only where the timeline ends). What is left of a chunk
+    /// stays where it is (`heldFrom`): slicing off the rest at each read would copy a long chunk
+    /// over and over.
     func read(_ count: Int) throws(ExportFailure) -> AudioChunk {
         var output = AudioChunk(planes: Array(repeating: [], count: aligner.channels))
         while output.count < count {
-            let chunk = try next()
-            guard !chunk.isEmpty else { break }
-            let n = min(count - output.count, chunk.count)
-            output.append(n == chunk.count ? chunk : chunk.slice(0, n))
-            if n < chunk.count { held = chunk.slice(n, chunk.count) }
+            if heldFrom == held.count {
+                (held, heldFrom) = (try next(), 0)
+                if held.isEmpty { break }
+            }
+            let n = min(count - output.count, held.count - heldFrom)
+            output.append(n == held.count ? held : held.slice(heldFrom, heldFrom + n))
+            heldFrom += n
         }
         return output
     }

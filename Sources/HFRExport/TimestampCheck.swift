@@ -26,11 +26,23 @@ enum TimestampCheck {
     struct Presentation {
         private var seen = Set<Int64>()
         private var frame = 0
+        private var earliest: Int64 = .max
+        private var latest: Int64 = .min
 
         mutating func check(_ pts: Int64?) throws(ExportFailure) {
             frame += 1
             guard let pts else { return }
             if !seen.insert(pts).inserted { throw .badInput(TimestampCheck.presentedTwice(atFrame: frame)) }
+            (earliest, latest) = (min(earliest, pts), max(latest, pts))
+        }
+
+        /// Refuses the frames seen when their times (in `timeBase`) span no sane frame rate, the
+        /// last one lasting their mean period.
+        func checkRate(timeBase: Rational) throws(ExportFailure) {
+            let frames = Int64(seen.count)
+            guard frames > 1 else { return }
+            let span = Rational.seconds(latest, in: timeBase) - Rational.seconds(earliest, in: timeBase)
+            try TimestampCheck.rate(frames: seen.count, in: span * Rational(frames, frames - 1))
         }
     }
 
@@ -64,6 +76,16 @@ enum TimestampCheck {
             if dts == last { throw .badInput(TimestampCheck.repeated(atFrame: frame)) }
             if dts < last, !allowsBackwards { throw .badInput(TimestampCheck.runsBackwards(atFrame: frame)) }
         }
+    }
+
+    /// Refuses a video time base of more than a second a tick: no container writes one (an MP4
+    /// timescale counts ticks a second; a Matroska TimestampScale of 10⁹ ns is a second), and times
+    /// counted in it are damaged (a TimestampScale of 2³² ns spreads a second of 60 fps over 70
+    /// minutes, and the audio stretched to match would take hours to write).
+    static func timeBase(_ timeBase: Rational) throws(ExportFailure) {
+        guard timeBase > Rational(1) else { return }
+        let seconds = DecimalText.fixed(timeBase.doubleValue, digits: 3)
+        throw .badInput("corrupt timestamps: the video's clock ticks every \(seconds) s (at most 1 s)")
     }
 
     /// Refuses `frames` frames lasting `duration` seconds when that is no sane frame rate.

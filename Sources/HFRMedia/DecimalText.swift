@@ -3,7 +3,8 @@
 public enum DecimalText {
     /// `value` with exactly `digits` decimals, halves rounded away from zero: 2.5 → "2.50" (2),
     /// -0.25 → "-0.3" (1), -0.04 → "0.0" (1, no negative zero). Beyond what 64-bit integers hold
-    /// (the absurd times of a damaged file), fewer decimals: 6e14 → "600000000000000.0000" (6).
+    /// (the absurd times of a damaged file), fewer decimals: 6e14 → "600000000000000.0000" (6);
+    /// infinities and NaN in Swift's notation: inf, nan.
     public static func fixed(_ value: Double, digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -11,6 +12,7 @@ public enum DecimalText {
             return digits > 0 ? fixed(value, digits: digits - 1) : "\(value.rounded())"
         }
         let scaled = (abs(value) * scale).rounded()
+        guard scaled < 0x1p63 else { return "\(value)" }
         let whole = Int64(scaled / scale)
         let fraction = Int64(scaled) - whole * Int64(scale)
         return text(isNegative: value < 0 && scaled != 0, whole: whole, fraction: fraction, digits: digits)

@@ -37,7 +37,10 @@ public enum TimestampFile {
                 }
                 continue
             }
-            var written: String { String(decoding: bytes[line], as: UTF8.self) }
+            var written: String { quoted(bytes, line) }
+            if bytes[line].contains(0) {
+                throw Failure(line: number, cause: "NUL bytes: not UTF-8 text (UTF-16 needs its byte-order mark)")
+            }
             guard sawHeader else {
                 throw Failure(
                     line: number,
@@ -65,6 +68,19 @@ public enum TimestampFile {
         let words = line.dropFirst().split(whereSeparator: { $0 == " " || $0 == "\t" }).map { $0.lowercased() }
         return words.count == 3 && ["timecode", "timestamp"].contains(words[0]) && words[1] == "format"
             && words[2] == "v2"
+    }
+
+    /// A line as a message quotes it: on one line and short (a stray CR, a control character or an
+    /// invisible one escaped; at most 40 characters of a line that may be megabytes long).
+    private static func quoted(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let scalars = String(decoding: bytes[range], as: UTF8.self).unicodeScalars
+        let shown = scalars.prefix(40).map { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: scalar.escaped(asASCII: true)
+            default: String(scalar)
+            }
+        }
+        return shown.joined() + (scalars.count > 40 ? "…" : "")
     }
 
     /// `range` of `bytes` without leading and trailing spaces, tabs and carriage returns.

@@ -45,8 +45,15 @@ struct LayerTally {
             }
             let first = firstPts ?? pts
             firstPts = first
+            // Damaged times (a fragment's decode time near 2⁶³) can be further apart than Int64
+            // holds: no grid then.
+            let (difference, overflow) = pts.subtractingReportingOverflow(first)
+            guard !overflow, difference != .min else {
+                hasUnknownPts = true
+                return
+            }
             // Most frames lie on the grid found so far: one division, not Euclid's loop.
-            let offset = (pts - first).magnitude
+            let offset = difference.magnitude
             if gcd == 0 || offset % UInt64(gcd) != 0 { gcd = Spacing.gcd(gcd, offset) }
             minPts = Swift.min(minPts, pts)
             maxPts = Swift.max(maxPts, pts)
@@ -54,7 +61,8 @@ struct LayerTally {
 
         var isUniform: Bool {
             guard !hasUnknownPts, kept > 1, gcd > 0 else { return kept == 1 }
-            return (maxPts - minPts) / gcd + 1 == Int64(kept)
+            let (span, overflow) = maxPts.subtractingReportingOverflow(minPts)
+            return !overflow && span / gcd + 1 == Int64(kept)
         }
 
         private static func gcd(_ a: Int64, _ b: UInt64) -> Int64 {

@@ -7,7 +7,7 @@ import Testing
 /// exported for real (and every refusal met on the way is checked too). Each ends by exit 0 with
 /// video and audio as long as each other (one output frame and one audio frame apart at most) and
 /// the frames the dry run planned, or by exit 64 or 65 in one line; never a signal; nothing left
-/// but the output.
+/// but the output; every run under 1 GB of memory (its peak resident set, the largest printed).
 @Suite struct ExportOptionSampleTests {
     static let seed: UInt64 = 0x5A3F_1E31
     static let exports = 16
@@ -17,19 +17,31 @@ import Testing
         let input = try Fixtures.copy("layered-120fps.mp4", to: dir)
         var random = SplitMix64(seed: Self.seed)
         var (exported, refused, tried) = (0, 0, 0)
+        var peak = (bytes: 0, line: "")
+        /// Runs hfr and checks what no run may do: hang, end by a signal, take 1 GB.
+        func hfr(_ arguments: [String]) throws -> TimedRun {
+            let r = try TimedRun.run(Tool.hfrPath, arguments, timeout: 600)
+            let line = arguments.joined(separator: " ")
+            #expect(!r.hung && !r.signalled, "\(line): \(r.hung ? "hung" : "signal \(r.status)"): \(r.stderr)")
+            #expect(r.peakMemory < FuzzCaseRun.memoryLimit, "\(line): peak resident set \(r.peakMemory >> 20) MiB")
+            if r.peakMemory > peak.bytes {
+                peak = (r.peakMemory, line.replacingOccurrences(of: dir.url.path + "/", with: ""))
+            }
+            return r
+        }
         while exported < Self.exports, tried < 200 {
             tried += 1
             let arguments = ExportOptionSpace.arguments(&random, input: input, output: dir.path("out"))
             let output = arguments[1]
             let line = arguments.joined(separator: " ")
-            let plan = try Tool.hfr(["export"] + arguments + ["--dry-run", "--json"])
+            let plan = try hfr(["export"] + arguments + ["--dry-run", "--json"])
             guard plan.status == 0 else {
                 refused += 1
                 Self.expectRefusal(plan, line)
                 continue
             }
             guard let frames = try Tool.json(plan.stdout)["framesOut"] as? Int, frames <= 600 else { continue }
-            let r = try Tool.hfr(["export"] + arguments)
+            let r = try hfr(["export"] + arguments)
             if r.status != 0 {
                 refused += 1
                 Self.expectRefusal(r, line)
@@ -43,12 +55,13 @@ import Testing
             #expect(left == ["layered-120fps.mp4"], "\(line): left \(left)")
         }
         print(
-            "export option sample (seed \(Self.seed)): \(tried) command lines, \(exported) exported, \(refused) refused"
+            "export option sample (seed \(Self.seed)): \(tried) command lines, \(exported) exported, \(refused) refused; "
+                + "peak memory \(peak.bytes >> 20) MiB (limit \(FuzzCaseRun.memoryLimit >> 20) MiB): hfr \(peak.line)"
         )
         #expect(exported == Self.exports)
     }
 
-    static func expectRefusal(_ r: ToolResult, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectRefusal(_ r: TimedRun, _ line: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(
             r.status == 64 || r.status == 65, "\(line): exit \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
         let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }

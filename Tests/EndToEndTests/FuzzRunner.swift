@@ -8,43 +8,25 @@ struct TimedRun {
     let hung: Bool
     let stdout: String
     let stderr: String
+    /// The program's peak resident set size in bytes.
+    let peakMemory: Int
 
     static func run(_ executable: String, _ arguments: [String], timeout: Double = 30) throws -> TimedRun {
-        // Output goes to files, not pipes: a pipe read interrupted by a signal (EINTR) traps in
-        // Foundation's FileHandle, and files need no reader threads.
+        // Output goes to files, not pipes: files need no reader threads.
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("hfr-fuzz-\(UUID().uuidString)")
         let outURL = logs.appendingPathExtension("out")
         let errURL = logs.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
-        try process.run()
-        let hung = done.wait(timeout: .now() + timeout) == .timedOut
-        if hung {
-            kill(process.processIdentifier, SIGKILL)
-            done.wait()
-        }
+        let child = try ChildProcess.run(
+            executable, arguments, stdout: outURL.path, stderr: errURL.path, timeout: timeout)
         return TimedRun(
-            status: process.terminationStatus, signalled: !hung && process.terminationReason == .uncaughtSignal,
-            hung: hung, stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
-            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+            status: child.exitCode, signalled: !child.hung && child.signalled, hung: child.hung,
+            stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+            stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self),
+            peakMemory: child.peakMemory)
     }
 
     /// stderr lines other than hfr's own progress lines, notes and one-line summary.

@@ -8,6 +8,7 @@ struct DecimalTextTests {
         (59.94005994, 3, "59.940"), (12.0, 0, "12"), (0.5, 0, "1"),
         // Beyond 64-bit integers (it trapped): fewer decimals.
         (6e14, 6, "600000000000000.0000"), (-1e20, 3, "-1e+20"), (.infinity, 3, "inf"),
+        (-1e300, 3, "-1e+300"), (.nan, 3, "nan"),
     ])
     func doubles(value: Double, digits: Int, text: String) {
         #expect(DecimalText.fixed(value, digits: digits) == text)

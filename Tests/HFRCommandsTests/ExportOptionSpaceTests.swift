@@ -20,6 +20,7 @@ import Testing
     static let seed: UInt64 = 0x5EED_0031
 
     @Test func everyGeneratedCommandLineIsRefusedInOneLineOrPlannedWithinBounds() throws {
+        let peakBefore = Self.peakMemory()
         // hfr's own 120 fps recording and ffmpeg's 30 fps libx264 with B-frames, in turn.
         let inputs = try ["layered-120fps.mp4", "x264-bframes.mp4"].map { name in
             let path = Fixtures.path(name)
@@ -59,13 +60,23 @@ import Testing
                 if let problem = Self.problem(with: failure) { problems.append("#\(n) \(line): \(problem)") }
             }
         }
+        // The test process's high-water mark, which the suites running beside this one raise too.
+        let peakAfter = Self.peakMemory()
         print(
             "export option space: \(Self.cases) command lines (seed \(Self.seed)): \(planned) planned, "
-                + "\(refusedAtParse) refused as typed, \(refusedAtPlan) refused by the plan, \(problems.count) problems"
+                + "\(refusedAtParse) refused as typed, \(refusedAtPlan) refused by the plan, \(problems.count) problems; "
+                + "test process peak memory \(peakBefore >> 20) → \(peakAfter >> 20) MiB"
         )
         #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
         // The generator reaches every outcome, so the bounds are exercised from both sides.
         #expect(planned > Self.cases / 4 && refusedAtParse > 20 && refusedAtPlan > 20)
+    }
+
+    /// This process's peak resident set in bytes (`ru_maxrss`).
+    static func peakMemory() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_maxrss * 1024
     }
 
     /// What is wrong with a refusal: not one line, or not a usage or data error.

@@ -62,6 +62,23 @@ import Testing
         }
     }
 
+    /// What a bad line quotes stays on one short line: UTF-16 without its byte-order mark read as
+    /// UTF-8 (NUL bytes), a stray CR, a line of a hundred thousand digits.
+    @Test(arguments: [
+        ("# timecode format v2\n0\n1\0.\05\n", 3, "NUL bytes"),
+        ("# timecode format v2\n0\n1\r2\n", 3, "'1\\r2'"),
+        ("# timecode format v2\n0\n" + String(repeating: "9", count: 100_000) + "\n", 3, "'9999"),
+    ])
+    func quotesABadLineOnOneShortLine(text: String, line: Int, cause: String) {
+        #expect {
+            try parse(text)
+        } throws: { error in
+            let description = (error as? TimestampFile.Failure)?.description ?? ""
+            return description.hasPrefix("line \(line): ") && description.contains(cause)
+                && !description.contains("\r") && !description.contains("\0") && description.count < 200
+        }
+    }
+
     @Test(arguments: ["", "\n\n", "# timecode format v2\n", "# timecode format v2\n# nothing\n"])
     func refusesFilesWithoutTimes(text: String) {
         #expect(throws: TimestampFile.Failure.self) { try parse(text) }

@@ -54,4 +54,18 @@ import Testing
         #expect(rates[0].isUniform)
         #expect(rates[1].keptFrames == 2 && rates[1].isUniform && rates[1].rate == Rational(15))
     }
+
+    /// Damaged times further apart than Int64 holds (a fragment's decode time of 2⁶³): no grid, no
+    /// trap, and the stream's rate and duration in Rational's arithmetic.
+    @Test func timesFurtherApartThanInt64HoldsAreNoGrid() {
+        var tally = LayerTally()
+        var stream = StreamTally()
+        for (i, pts) in [Int64.min + 1, 0, 1, Int64.max].enumerated() {
+            tally.add(frame(i, pts: pts, tid: nil, droppable: false))
+            stream.add(pts: pts, duration: 100, size: 1, skippedTicks: 10)
+        }
+        #expect(tally.reachableRates(captureRate: Rational(30)).allSatisfy { !$0.isUniform })
+        #expect(stream.measuredFrameRate(timeBase: Rational(1, 1000)).map { $0 > Rational(0) } == true)
+        #expect(stream.measuredDuration(timeBase: Rational(1, 1000)).map { $0 > Rational(0) } == true)
+    }
 }

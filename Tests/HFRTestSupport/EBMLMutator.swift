@@ -9,7 +9,8 @@ public struct EBMLElement: Sendable {
 }
 
 /// Walks and mutates Matroska files: element sizes and IDs, small values, the codec private data
-/// (avcC) and SimpleBlock headers and NAL lengths.
+/// (avcC) and SimpleBlock headers and NAL lengths; whole size fields and TimestampScale
+/// (`EBMLMutatorFields`).
 public enum EBMLMutator {
     static let masters: Set<UInt32> = [
         0x1A45_DFA3, 0x1853_8067, 0x114D_9B74, 0x4DBB, 0x1549_A966, 0x1654_AE6B, 0xAE, 0xE0, 0xE1, 0x1F43_B675,
@@ -70,6 +71,8 @@ public enum EBMLMutator {
             return "CodecPrivate " + Mutator.avcC(&data, from: e.dataStart, to: e.dataEnd, &rng)
         case "block": return block(&data, all.filter { $0.id == 0xA3 || $0.id == 0xA1 }, &rng)
         case "truncate": return Mutator.truncate(&data, &rng)
+        case "ebml-size-field": return sizeField(&data, all, &rng)
+        case "timestamp-scale": return timestampScaleValue(&data, all, &rng)
         default:
             let firstCluster = all.first { $0.id == 0x1F43_B675 }?.offset
             return Mutator.byteFlip(&data, headerEnd: firstCluster, &rng)

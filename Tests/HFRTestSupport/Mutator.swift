@@ -32,6 +32,8 @@ public enum Mutator {
         case "nal-length", "nal-header": return nal(&data, header: category == "nal-header", &rng)
         case "byte-flip": return byteFlip(&data, headerEnd: boxes.first { $0.type == "mdat" }?.offset, &rng)
         case "truncate": return truncate(&data, &rng)
+        case "pcm-entry": return pcmEntry(&data, boxes, &rng)
+        case "tfdt-time": return decodeTime(&data, boxes, &rng)
         default: return tableWord(&data, boxes.filter { $0.type == category }, &rng)
         }
     }
