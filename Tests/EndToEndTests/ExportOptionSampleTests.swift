@@ -3,18 +3,19 @@ import HFRTestSupport
 import Testing
 
 /// A sample of the generated command lines of `ExportOptionSpaceTests` run through the binary on
-/// the 2 s 120 fps fixture with audio: the first 16 whose dry run plans at most 600 frames are
-/// exported for real (and every refusal met on the way is checked too). Each ends by exit 0 with
+/// the 2 s 120 fps layered fixture and on ffmpeg's 30 fps x264 with B-frames (both with audio): on
+/// each the first 8 whose dry run plans at most 600 frames are exported for real (and every refusal met on the way is checked too). Each ends by exit 0 with
 /// video and audio as long as each other (one output frame and one audio frame apart at most) and
 /// the frames the dry run planned, or by exit 64 or 65 in one line; never a signal; nothing left
 /// but the output; every run under 1 GB of memory (its peak resident set, the largest printed).
 @Suite struct ExportOptionSampleTests {
     static let seed: UInt64 = 0x5A3F_1E31
-    static let exports = 16
+    static let exports = 8
 
-    @Test func generatedCommandLinesEndInAFileOrOneLine() throws {
+    @Test(arguments: ["layered-120fps.mp4", "x264-bframes.mp4"])
+    func generatedCommandLinesEndInAFileOrOneLine(fixture: String) throws {
         let dir = try TemporaryDirectory()
-        let input = try Fixtures.copy("layered-120fps.mp4", to: dir)
+        let input = try Fixtures.copy(fixture, to: dir)
         var random = SplitMix64(seed: Self.seed)
         var (exported, refused, tried) = (0, 0, 0)
         var peak = (bytes: 0, line: "")
@@ -52,10 +53,10 @@ import Testing
                 try FileManager.default.removeItem(atPath: output)
             }
             let left = try dir.contents()
-            #expect(left == ["layered-120fps.mp4"], "\(line): left \(left)")
+            #expect(left == [fixture], "\(line): left \(left)")
         }
         print(
-            "export option sample (seed \(Self.seed)): \(tried) command lines, \(exported) exported, \(refused) refused; "
+            "export option sample of \(fixture) (seed \(Self.seed)): \(tried) command lines, \(exported) exported, \(refused) refused; "
                 + "peak memory \(peak.bytes >> 20) MiB (limit \(FuzzCaseRun.memoryLimit >> 20) MiB): hfr \(peak.line)"
         )
         #expect(exported == Self.exports)
