@@ -37,20 +37,14 @@ extension DeviceTests {
             let r = try Self.record(
                 out, tone: 1000, rate: 48000, substream: 0, seconds: 5, options: ["--json"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
-            let wav = dir.path("av.wav")
-            let x = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-vn", "-ac", "1", wav])
-            #expect(x.status == 0, "\(x.stderr)")
             // sox measures the tone independently of hfr and FFmpeg.
-            let stat = try Tool.run("sox", [wav, "-n", "stat"])
-            let line = stat.stderr.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
-            let frequency = line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
-            #expect(abs(frequency - 1000) <= 10, "sox: \(stat.stderr)")
-            let rms = stat.stderr.split(separator: "\n").first { $0.hasPrefix("RMS     amplitude:") }
-            let amplitude = rms.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+            let tone = try MediaChecks.soxTone(out)
+            let (frequency, amplitude) = (tone.frequency, tone.rms)
+            #expect(abs(frequency - 1000) <= 10, "sox: \(tone.stat)")
             // lavfi's sine has amplitude 1/8; its mono-to-stereo upmix puts it at -3 dB in each
             // channel: RMS 0.125 · 0.7071 / √2 = 0.0625 when the tone fills the whole recording.
             let toneRMS = 0.125 * 0.5.squareRoot() / 2.0.squareRoot()
-            #expect(amplitude > 0.9 * toneRMS, "the tone fills the recording, no silence: \(rms ?? "")")
+            #expect(amplitude > 0.9 * toneRMS, "the tone fills the recording, no silence: RMS \(amplitude)")
             let videoStart = Double(try Guest.stream(out, "v:0", "start_time")) ?? 99
             let audioStart = Double(try Guest.stream(out, "a:0", "start_time")) ?? 99
             #expect(abs(videoStart - audioStart) <= 1.0 / 60, "video \(videoStart) s, audio \(audioStart) s")
@@ -76,16 +70,9 @@ extension DeviceTests {
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try Guest.stream(out, "a:0", "codec_name") == "alac")
             #expect(try Guest.stream(out, "a:0", "sample_rate") == "192000")
-            let wav = dir.path("bat.wav")
-            let x = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-vn", "-ac", "1", wav])
-            #expect(x.status == 0, "\(x.stderr)")
-            let stat = try Tool.run("sox", [wav, "-n", "stat"])
-            let line = stat.stderr.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
-            let rough = line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
-            // sox's rough frequency is its RMS slope over its RMS, (rate/π)·sin(πf/rate) for a sine:
-            // 37,208 Hz for 40 kHz at 192 kHz. Turned back into f.
-            let frequency = asin(min(1, rough * .pi / 192000)) * 192000 / .pi
-            #expect(abs(frequency - 40000) <= 400, "sox: \(stat.stderr)")
+            let tone = try MediaChecks.soxTone(out)
+            let frequency = tone.frequency
+            #expect(abs(frequency - 40000) <= 400, "sox: \(tone.stat)")
             let audioDuration = Double(try Guest.stream(out, "a:0", "duration")) ?? 0
             let videoDuration = Double(try Guest.stream(out, "v:0", "duration")) ?? 0
             #expect(
@@ -93,6 +80,5 @@ extension DeviceTests {
                 "audio \(audioDuration) s, video \(videoDuration) s")
             print("loopback at 192 kHz: \(frequency) Hz, audio \(audioDuration) s, video \(videoDuration) s")
         }
-
     }
 }

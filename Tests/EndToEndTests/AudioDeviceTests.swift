@@ -35,16 +35,12 @@ import Testing
         #expect(fields.first == "2")
         #expect(abs((Double(fields.last ?? "") ?? 0) - 3) <= 1.0 / 120, "audio \(fields)")
         // The tone came through: sox measures its frequency independently.
-        let wav = dir.path("audio.wav")
-        try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-map", "0:a", "-ac", "1", wav])
-        let stat = try Tool.run("sox", [wav, "-n", "trim", "0.5", "2", "stat"]).stderr
-        let line = stat.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
-        let hz = Double(line?.split(separator: " ").last ?? "") ?? 0
-        #expect(abs(hz - 1000) <= 20, "sox: \(stat)")
+        let tone = try MediaChecks.soxTone(out, trim: (0.5, 2))
+        #expect(abs(tone.frequency - 1000) <= 20, "sox: \(tone.stat)")
     }
 
     /// `--audio-rate 96000` from PulseAudio (a 96 kHz null sink playing 30 kHz): ALAC at 96 kHz,
-    /// the tone there (sox's rough frequency is (rate/π)·sin(πf/rate) for a sine), audio as long as
+    /// the tone there as sox measures it, audio as long as
     /// the video (the fragmented file's ALAC carries no sample durations; the finalizer restores them).
     @Test(.enabled(if: hasPulse, "needs pulseaudio (scripts/setup installs it)"))
     func highRateDeviceIsRecordedLosslessly() throws {
@@ -58,13 +54,8 @@ import Testing
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect(try MediaChecks.entry(out, stream: "a:0", "codec_name,sample_rate") == "alac,96000")
         #expect(abs(try MediaChecks.duration(out, stream: "a:0") - 2) <= 1.0 / 60, "audio vs 2 s of video")
-        let wav = dir.path("audio.wav")
-        try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", out, "-map", "0:a", "-ac", "1", wav])
-        let stat = try Tool.run("sox", [wav, "-n", "trim", "0.5", "1", "stat"]).stderr
-        let line = stat.split(separator: "\n").first { $0.hasPrefix("Rough   frequency:") }
-        let rough = Double(line?.split(separator: " ").last ?? "") ?? 0
-        let hz = asin(min(1, rough * .pi / 96000)) * 96000 / .pi
-        #expect(abs(hz - 30000) <= 300, "sox: \(stat)")
+        let tone = try MediaChecks.soxTone(out, trim: (0.5, 1))
+        #expect(abs(tone.frequency - 30000) <= 300, "sox: \(tone.stat)")
     }
 
     @Test(.enabled(if: hasPulse, "needs pulseaudio (scripts/setup installs it)"))

@@ -57,6 +57,26 @@ public enum MediaChecks {
         return packets
     }
 
+    /// The tone of `path`'s first audio track as sox measures it, independently of hfr and FFmpeg's
+    /// analysis: decoded to mono WAV at its own rate, `sox stat` over `trim` (start, length; the
+    /// whole track when nil). Sox's rough frequency is its RMS slope over its RMS, (rate/π)·sin(πf/rate)
+    /// for a sine, turned back into f here (near Nyquist it reads low: 40 kHz at 192 kHz as 37,208 Hz).
+    public static func soxTone(
+        _ path: String, trim: (Double, Double)? = nil
+    ) throws -> (frequency: Double, rms: Double, stat: String) {
+        let rate = Double(try entry(path, stream: "a:0", "sample_rate").prefix { $0.isNumber }) ?? 48000
+        let wav = path + ".tone.wav"
+        try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", path, "-map", "0:a:0", "-ac", "1", wav])
+        let stat = try Tool.run("sox", [wav, "-n"] + (trim.map { ["trim", "\($0.0)", "\($0.1)"] } ?? []) + ["stat"])
+            .stderr
+        func value(_ label: String) -> Double {
+            let line = stat.split(separator: "\n").first { $0.hasPrefix(label) }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        let rough = value("Rough   frequency:")
+        return (asin(min(1, rough * .pi / rate)) * rate / .pi, value("RMS     amplitude:"), stat)
+    }
+
     /// What ffmpeg prints at `-v error` while decoding every stream (empty = decodes cleanly).
     public static func decodeErrors(_ path: String) throws -> String {
         let r = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "null", "-"])
