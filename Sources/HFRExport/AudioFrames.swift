@@ -4,21 +4,18 @@ import HFRMedia
 final class AudioFrames {
     let sampleRate: Int
     let channels: Int
-    /// FFmpeg's name of the channel layout; nil: the default of `channels`.
-    let layout: String?
     private var converter: AudioConverter
 
+    /// `layout`: FFmpeg's name of the channel layout; nil: the default of `channels`.
     init(sampleRate: Int, channels: Int, layout: String? = nil) {
         self.sampleRate = sampleRate
         self.channels = channels
-        self.layout = layout
         converter = AudioConverter(channels: channels, sampleRate: sampleRate, layout: layout)
     }
 
     /// A float-planar frame holding `chunk`, stamped `pts` (in samples).
     func frame(from chunk: AudioChunk, pts: Int64) throws(AVFailure) -> Frame {
-        let frame = try Frame.planarFloat(
-            samples: chunk.count, channels: channels, sampleRate: sampleRate, layout: layout)
+        let frame = try converter.planarFloatFrame(samples: chunk.count)
         for c in 0..<channels {
             let plane = frame.floatPlane(c)
             chunk.planes[c].withUnsafeBufferPointer {

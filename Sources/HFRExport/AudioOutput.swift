@@ -139,8 +139,8 @@ extension AudioOutput {
         let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()
         // Lossless audio that becomes lossy says why.
         let lossless =
-            track.codecName.hasPrefix("pcm_")
-            ? "PCM" : ["flac", "alac"].contains(track.codecName) ? track.codecName.uppercased() : nil
+            Encoder.isLosslessAudio(track.codecName)
+            ? (track.codecName.hasPrefix("pcm_") ? "PCM" : track.codecName.uppercased()) : nil
         let why = lossless.map { ": \(container.uppercased()) cannot store \($0)" } ?? ""
         return "retimed into \(name)\(why)"
     }

@@ -53,7 +53,7 @@ final class AudioRetimer {
         channels = AudioRetimer.channels(keeping: info.channels, codec: codec)
         // Lossless codecs keep any layout; AAC and Vorbis get their standard one (5.1(side) written
         // as AAC needs a PCE, which FFmpeg reads back as no layout at all).
-        let keepsLayout = channels == info.channels && (codec.hasPrefix("pcm_") || codec == "flac" || codec == "alac")
+        let keepsLayout = channels == info.channels && Encoder.isLosslessAudio(codec)
         layout = keepsLayout ? info.channelLayout : nil
         sourceTimeBase = info.timeBase
         decoder = try AudioRetimer.openDecoder(parameters, info: info)

@@ -37,7 +37,8 @@ final class StatedRateRewrite {
             with: edit.extradata(parameters.extradata) { self.newUnit(for: $0) })
     }
 
-    /// Rewrites the parameter sets `packet` repeats, if any.
+    /// Rewrites the parameter sets `packet` repeats (the caller knows it has some from its
+    /// `FrameStructure`, so the packets without are not read again).
     func rewrite(_ packet: Packet) {
         let edited = packet.withData { data in edit.packet(data, packaging: packaging) { self.newUnit(for: $0) } }
         guard let edited else { return }
@@ -56,8 +57,8 @@ final class StatedRateRewrite {
         }
         let units = packet.withData { ParameterSetEdit.annexBUnits($0) }
         // One unit of the same type back, or the filter did something else.
-        guard units.count == 1, let new = units.first, let header = new.first, let old = nal.first,
-            edit.type(header) == edit.type(old)
+        guard units.count == 1, let new = units.first,
+            new.withUnsafeBytes({ edit.type($0) }) == nal.withUnsafeBytes({ edit.type($0) })
         else { return nil }
         rewritten[nal] = new
         return new

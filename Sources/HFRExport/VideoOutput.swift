@@ -163,7 +163,7 @@ final class VideoOutput {
         tally.count(choice, timeBase: timeBase)
         guard case .kept(let kept) = choice else { return }
         CopySelection.retime(packet, as: kept, &decodeTimes)
-        statedRate?.rewrite(packet)
+        if structure?.carriesSequenceParameters == true { statedRate?.rewrite(packet) }
         tally.noteWritten(packet, timeBase: timeBase)
         // Within the output nothing references the top kept layer any more: mark it droppable too.
         let topKept = selection.layers.maxLevels[kept.segment]

@@ -9,12 +9,20 @@ public struct AudioConverter: ~Copyable {
     public let sampleRate: Int
     /// FFmpeg's name of the layout converted to; nil = the default of `channels`.
     public let layout: String?
+    /// `layout` as FFmpeg holds it, read once (a native order: nothing to free).
+    private let target: AVChannelLayout
     private var resampler: Resampler?
 
     public init(channels: Int, sampleRate: Int, layout: String? = nil) {
         self.channels = channels
         self.sampleRate = sampleRate
         self.layout = layout
+        target = channelLayout(named: layout, channels: channels)
+    }
+
+    /// An empty planar float frame of `samples` in the converter's layout and rate (to fill).
+    public func planarFloatFrame(samples: Int) throws(AVFailure) -> Frame {
+        try Frame.planarFloat(samples: samples, sampleRate: sampleRate, layout: target)
     }
 
     /// `frame` itself when it already is planar float of the right shape, else a converted copy.
@@ -27,7 +35,6 @@ public struct AudioConverter: ~Copyable {
             av_channel_layout_default(&f.pointee.ch_layout, count)
         }
         if frame.isPlanarFloat(channels: channels, sampleRate: sampleRate) { return frame }
-        let target = channelLayout(named: layout, channels: channels)
         if resampler == nil {
             resampler = try Resampler(
                 from: (f.pointee.ch_layout, AVSampleFormat(f.pointee.format), frame.sampleRate),

@@ -20,7 +20,12 @@ extension Encoder {
     static func keepsLosslessCodec(_ codec: String, format: String) -> Bool {
         if codec.hasPrefix("pcm_") { return format != "mp4" }
         if codec == "flac" { return format != "mp4" && format != "mov" }
-        return codec == "alac"
+        return isLosslessAudio(codec)
+    }
+
+    /// Whether `codec` (FFmpeg's name) is lossless audio hfr keeps in its own codec: PCM, FLAC, ALAC.
+    public static func isLosslessAudio(_ codec: String) -> Bool {
+        codec.hasPrefix("pcm_") || codec == "flac" || codec == "alac"
     }
 
     /// Opens encoder `codec` (from `retimedAudioCodec`) for `channels` channels in `layout`

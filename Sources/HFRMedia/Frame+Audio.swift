@@ -1,18 +1,20 @@
 import CFFmpeg
 
 extension Frame {
-    /// Planar float audio (what hfr's AAC encoder and stretchers take): `samples` per channel in
-    /// `layout` (FFmpeg's name; the default layout of `channels` when nil or another count),
-    /// buffers allocated, contents undefined.
-    public static func planarFloat(
-        samples: Int, channels: Int, sampleRate: Int, layout: String? = nil
-    ) throws(AVFailure) -> Frame {
+    /// Planar float audio (what hfr's AAC encoder and stretchers take): `samples` per channel in the
+    /// default layout of `channels`, buffers allocated, contents undefined.
+    public static func planarFloat(samples: Int, channels: Int, sampleRate: Int) throws(AVFailure) -> Frame {
+        try planarFloat(samples: samples, sampleRate: sampleRate, layout: channelLayout(named: nil, channels: channels))
+    }
+
+    /// Planar float audio in `layout` (a native order: nothing to free).
+    static func planarFloat(samples: Int, sampleRate: Int, layout: AVChannelLayout) throws(AVFailure) -> Frame {
         let frame = try Frame()
         let f = frame.pointer
         f.pointee.nb_samples = Int32(samples)
         f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         f.pointee.sample_rate = Int32(sampleRate)
-        f.pointee.ch_layout = channelLayout(named: layout, channels: channels)
+        f.pointee.ch_layout = layout
         try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
         return frame
     }

@@ -28,6 +28,8 @@ public struct FrameStructure: Equatable, Sendable {
     public var trailingPrefix: Range<Int>?
     /// The temporal id those trailing prefix NAL units give the next packet.
     public var trailingTemporalID: Int?
+    /// The packet repeats a sequence-level parameter set (H.264 SPS; HEVC VPS or SPS).
+    public var carriesSequenceParameters = false
 
     /// Reads an H.264 frame's NAL units from one packet, without a prefix carried from the last one.
     public init(packet data: UnsafeRawBufferPointer, packaging: NALPackaging) {
@@ -41,6 +43,7 @@ public struct FrameStructure: Equatable, Sendable {
         var prefixStart: Int? = nil
         packaging.forEachNALUnit(in: data) { bytes in
             guard let nal = NALUnit(bytes) else { return }
+            if nal.type == NALUnit.sps { carriesSequenceParameters = true }
             if let tid = nal.temporalID {
                 pending = tid
                 if nal.type == NALUnit.prefix, prefixStart == nil {
@@ -91,6 +94,7 @@ public struct FrameStructure: Equatable, Sendable {
         var top = maxTemporalID
         packaging.forEachNALUnit(in: data) { bytes in
             guard let nal = HEVCNALUnit(bytes), nal.layerID == 0 else { return }
+            if nal.type == HEVCNALUnit.vps || nal.type == HEVCNALUnit.sps { carriesSequenceParameters = true }
             if let max = nal.maxTemporalID { top = max }
             guard nal.isVCL else { return }
             sliceCount += 1

@@ -8,6 +8,7 @@ struct HEVCNALUnit {
     /// The bytes after the two-byte header.
     let payload: UnsafeRawBufferPointer
 
+    static let vps: UInt8 = 32
     static let sps: UInt8 = 33
 
     init?(_ bytes: UnsafeRawBufferPointer) {

@@ -9,6 +9,7 @@ struct NALUnit {
 
     static let nonIDRSlice: UInt8 = 1
     static let idrSlice: UInt8 = 5
+    static let sps: UInt8 = 7
     static let prefix: UInt8 = 14
     static let sliceExtension: UInt8 = 20
 

@@ -7,13 +7,15 @@ public struct ParameterSetEdit: Sendable {
 
     public init(codec: FrameParser.Codec) { self.codec = codec }
 
-    /// nal_unit_type from a NAL unit's first header byte.
-    public func type(_ header: UInt8) -> UInt8 { codec == .h264 ? header & 0x1F : (header >> 1) & 0x3F }
+    /// nal_unit_type of `nal` (its header included); nil when the header is not one.
+    public func type(_ nal: UnsafeRawBufferPointer) -> UInt8? {
+        codec == .h264 ? NALUnit(nal)?.type : HEVCNALUnit(nal)?.type
+    }
 
     /// Whether `nal` (its header included) is a parameter set this edit replaces.
     public func isEdited(_ nal: UnsafeRawBufferPointer) -> Bool {
-        guard let header = nal.first else { return false }
-        return codec == .h264 ? type(header) == 7 : [32, 33].contains(type(header))
+        guard let type = type(nal) else { return false }
+        return codec == .h264 ? type == NALUnit.sps : type == HEVCNALUnit.vps || type == HEVCNALUnit.sps
     }
 
     /// The NAL units of Annex B `data` (start codes removed).

@@ -39,12 +39,14 @@ import Testing
     }
 
     /// x264 with B-frames (SPS in the avcC record), OpenH264's layers (SPS repeated at each IDR)
-    /// into MP4 and MKV, and x265 (VPS and SPS in hvcC).
+    /// into MP4 and MKV, x265 (VPS and SPS in hvcC and the first packet), and x264 in MPEG-TS with
+    /// the SPS before every key frame.
     @Test(arguments: [
         ("x264-bframes.mp4", ["--conform", "60", "--audio", "mute"], "out.mp4", 60.0, false),
         ("layered-120fps.mp4", ["--conform", "30"], "out.mp4", 30.0, false),
         ("layered-120fps.mp4", ["--fps", "60"], "out.mkv", 60.0, false),
         ("x265", ["--conform", "30"], "out.mp4", 30.0, true),
+        ("x264.ts", ["--conform", "30"], "out.mp4", 30.0, false),
     ])
     func retimedCopyStatesTheOutputRate(
         input name: String, options: [String], output: String, rate: Double, hevc: Bool
@@ -56,6 +58,13 @@ import Testing
             try ExportInputs.ffmpeg([
                 "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=120:duration=1", "-c:v", "libx265", "-x265-params",
                 "log-level=error:bframes=2", input,
+            ])
+        } else if name == "x264.ts" {
+            // A broadcast-style stream: the SPS repeated in band before every key frame (4 here).
+            input = dir.path(name)
+            try ExportInputs.ffmpeg([
+                "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60:duration=2", "-c:v", "libx264", "-preset",
+                "ultrafast", "-g", "30", "-x264-params", "repeat-headers=1", input,
             ])
         } else {
             input = try Fixtures.copy(name, to: dir)
