@@ -9,16 +9,30 @@ extension Demuxer {
 
     /// Calls `body` with each entry of stream `index`'s index, in index (decode) order. Nothing is
     /// read from the file and nothing is kept: constant memory whatever the number of samples.
-    public func forEachIndexEntry(ofStream index: Int, _ body: (IndexEntry) throws -> Void) rethrows {
+    /// Entries before `first` are passed over.
+    public func forEachIndexEntry(ofStream index: Int, from first: Int = 0, _ body: (IndexEntry) throws -> Void)
+        rethrows
+    {
         let stream = context.pointee.streams[index]!
-        for i in 0..<avformat_index_get_entries_count(stream) {
-            // The pointer is valid only until the index changes (a read or a seek); copied at once.
-            guard let e = avformat_index_get_entry(stream, i)?.pointee else { continue }
-            try body(
-                IndexEntry(
-                    timestamp: e.timestamp, position: e.pos, size: Int(e.size),
-                    isKeyframe: e.flags & AVINDEX_KEYFRAME != 0, isDiscarded: e.flags & AVINDEX_DISCARD_FRAME != 0))
+        let count = avformat_index_get_entries_count(stream)
+        for i in Int32(clamping: max(first, 0))..<max(count, Int32(clamping: max(first, 0))) {
+            guard let entry = Demuxer.entry(stream, i) else { continue }
+            try body(entry)
         }
+    }
+
+    /// Entry `position` of stream `index`'s index; nil past its end.
+    public func indexEntry(ofStream index: Int, at position: Int) -> IndexEntry? {
+        guard position >= 0, position < indexEntryCount(ofStream: index) else { return nil }
+        return Demuxer.entry(context.pointee.streams[index]!, Int32(position))
+    }
+
+    private static func entry(_ stream: UnsafeMutablePointer<AVStream>, _ i: Int32) -> IndexEntry? {
+        // The pointer is valid only until the index changes (a read or a seek); copied at once.
+        guard let e = avformat_index_get_entry(stream, i)?.pointee else { return nil }
+        return IndexEntry(
+            timestamp: e.timestamp, position: e.pos, size: Int(e.size),
+            isKeyframe: e.flags & AVINDEX_KEYFRAME != 0, isDiscarded: e.flags & AVINDEX_DISCARD_FRAME != 0)
     }
 
     /// Every entry of stream `index`'s index (see `forEachIndexEntry`; this one holds them all).

@@ -53,31 +53,69 @@ public struct IndexScan: Sendable {
             captureFrameRate: capture, captureFrameRateSource: source, jump: jump)
     }
 
+    /// How far ahead of the frame it reads `forEachFrame` shows `lookAhead` an entry: enough to hide
+    /// a memory access behind the parsing of the frames between.
+    static let lookAheadFrames = 16
+
     /// Each frame of `video` as its packet would give it (pts = dts = the entry's time; its duration:
     /// the next entry's time minus its own, the track's end for the last), in decode order, with
     /// `structure` (nil: no bitstream facts) parsed from the entry.
     static func forEachFrame(
         _ demuxer: borrowing Demuxer, video: StreamInfo, marks: MP4SampleFlags,
-        structure: ((IndexEntry) -> FrameStructure?)? = nil, _ body: (ProbedFrame, Int64) throws -> Void
+        structure: ((IndexEntry) -> FrameStructure?)? = nil, lookAhead: ((IndexEntry) -> Void)? = nil,
+        _ body: (ProbedFrame, Int64) throws -> Void
     ) rethrows {
-        // One entry behind: a frame's duration is the next frame's time minus its own.
-        var pending: IndexEntry?
         var frameIndex = 0
-        func add(_ entry: IndexEntry, next: Int64) throws {
+        try forEachPacket(demuxer, of: video) { entry, duration in
+            if let lookAhead, let ahead = demuxer.indexEntry(ofStream: video.index, at: frameIndex + lookAheadFrames) {
+                lookAhead(ahead)
+            }
             try body(
                 ProbedFrame(
                     index: frameIndex, pts: entry.timestamp, dts: entry.timestamp,
-                    time: Rational.seconds(entry.timestamp, in: video.timeBase), size: entry.size,
+                    timeBase: video.timeBase, size: entry.size,
                     isKeyframe: entry.isKeyframe, structure: structure?(entry),
                     isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)),
-                next >= entry.timestamp ? next - entry.timestamp : 0)
+                duration)
             frameIndex += 1
         }
-        try demuxer.forEachIndexEntry(ofStream: video.index) { entry in
+    }
+
+    /// Each index entry of `stream` from the `first` on, with the duration the MOV demuxer gives its
+    /// packet: the next entry's time minus its own (0 if that goes back), the stream's end for the last.
+    static func forEachPacket(
+        _ demuxer: borrowing Demuxer, of stream: StreamInfo, from first: Int = 0,
+        _ body: (IndexEntry, Int64) throws -> Void
+    ) rethrows {
+        // One entry behind: a packet's duration is the next entry's time minus its own.
+        var pending: IndexEntry?
+        func add(_ entry: IndexEntry, next: Int64) throws {
+            try body(entry, next >= entry.timestamp ? next - entry.timestamp : 0)
+        }
+        try demuxer.forEachIndexEntry(ofStream: stream.index, from: first) { entry in
             if let previous = pending { try add(previous, next: entry.timestamp) }
             pending = entry
         }
-        if let last = pending { try add(last, next: video.duration ?? last.timestamp) }
+        if let last = pending { try add(last, next: stream.duration ?? last.timestamp) }
+    }
+
+    /// Whether the index can stand in for the packets of `stream`, another stream of a file whose
+    /// video it stands in for (`standIn`): audio, subtitles or data, whose packets are the index's
+    /// entries as they are (no composition offsets; not MP1/2/3 audio, which the demuxer re-parses).
+    /// `matchesFirstEntry` then confirms it with the stream's first packet.
+    static func othersStandIn(_ demuxer: borrowing Demuxer, stream: StreamInfo, marks: MP4SampleFlags?) -> Bool {
+        guard let marks, stream.kind != .video, !marks.tracksWithCompositionOffsets.contains(stream.index),
+            demuxer.indexEntryCount(ofStream: stream.index) > 0
+        else { return false }
+        return !["mp1", "mp2", "mp3"].contains(stream.codecName)
+    }
+
+    /// Whether `packet`, the first of its stream, is what the stream's first index entry says:
+    /// position, size, and its time as both decode and presentation time.
+    static func matchesFirstEntry(_ packet: borrowing Packet, in demuxer: borrowing Demuxer) -> Bool {
+        guard let first = demuxer.indexEntry(ofStream: packet.streamIndex, at: 0) else { return false }
+        return packet.position == first.position && packet.size == first.size && packet.dts == first.timestamp
+            && packet.pts == first.timestamp
     }
 
     /// Whether the index of `demuxer`'s main video stream stands in for its packets (see the type),

@@ -12,7 +12,8 @@ struct LayerTally {
     /// Frames and droppable frames per level (temporal id, or 0/1 for reference/non-reference).
     private var byTemporalID = [Count?](repeating: nil, count: LayerTally.maxTemporalID + 1)
     private var byRefLevel = [Count?](repeating: nil, count: 2)
-    /// For each cut "keep levels 0…k": last kept pts, the common gap, and whether all gaps match.
+    /// The spacing of each level's frames; a cut "keep levels 0…k" merges levels 0…k (`cuts`), so a
+    /// frame is kept once, not once per cut above its level.
     private var spacingByTemporalID = [Spacing?](repeating: nil, count: LayerTally.maxTemporalID + 1)
     private var spacingByRefLevel = [Spacing?](repeating: nil, count: 2)
     /// What temporal ids mean in this stream: SVC prefix NAL units (H.264) or HEVC NAL headers.
@@ -65,6 +66,29 @@ struct LayerTally {
             return !overflow && span / gcd + 1 == Int64(kept)
         }
 
+        /// The spacing of `a`'s and `b`'s frames together: offsets from `a`'s first time are offsets
+        /// from `b`'s first plus the step between the two, so the gcd of both sets' gcds and that step.
+        static func merge(_ a: Spacing?, _ b: Spacing?) -> Spacing? {
+            guard var a else { return b }
+            guard let b else { return a }
+            a.kept += b.kept
+            a.hasUnknownPts = a.hasUnknownPts || b.hasUnknownPts
+            guard let bFirst = b.firstPts else { return a }
+            guard let aFirst = a.firstPts else {
+                (a.firstPts, a.gcd, a.minPts, a.maxPts) = (bFirst, b.gcd, b.minPts, b.maxPts)
+                return a
+            }
+            let (step, overflow) = bFirst.subtractingReportingOverflow(aFirst)
+            guard !overflow, step != .min else {
+                a.hasUnknownPts = true
+                return a
+            }
+            a.gcd = gcd(gcd(a.gcd, step.magnitude), UInt64(b.gcd))
+            a.minPts = Swift.min(a.minPts, b.minPts)
+            a.maxPts = Swift.max(a.maxPts, b.maxPts)
+            return a
+        }
+
         private static func gcd(_ a: Int64, _ b: UInt64) -> Int64 {
             var (x, y) = (UInt64(a), b)
             while y != 0 { (x, y) = (y, x % y) }
@@ -88,10 +112,10 @@ struct LayerTally {
         let tid = min(frame.structure?.temporalID ?? 0, LayerTally.maxTemporalID)
         if frame.structure?.temporalID != nil { sawTemporalID = true }
         LayerTally.count(&byTemporalID[tid], droppable: droppable)
-        for cut in tid...LayerTally.maxTemporalID { LayerTally.keep(frame.pts, in: &spacingByTemporalID[cut]) }
+        LayerTally.keep(frame.pts, in: &spacingByTemporalID[tid])
         let level = droppable ? 1 : 0
         LayerTally.count(&byRefLevel[level], droppable: droppable)
-        for cut in level...1 { LayerTally.keep(frame.pts, in: &spacingByRefLevel[cut]) }
+        LayerTally.keep(frame.pts, in: &spacingByRefLevel[level])
     }
 
     private static func count(_ count: inout Count?, droppable: Bool) {
@@ -103,6 +127,15 @@ struct LayerTally {
     private static func keep(_ pts: Int64?, in spacing: inout Spacing?) {
         if spacing == nil { spacing = Spacing() }
         spacing!.keep(pts)
+    }
+
+    /// For each k, the spacing of the frames of levels 0…k together.
+    private static func cuts(_ levels: [Spacing?]) -> [Spacing?] {
+        var merged: Spacing? = nil
+        return levels.map { level in
+            merged = Spacing.merge(merged, level)
+            return merged
+        }
     }
 
     /// The highest temporal id seen (0 when none).
@@ -128,7 +161,9 @@ struct LayerTally {
         guard frameCount > 0 else { return [] }
         // A cut keeping 1 frame in 2^k, evenly, of an evenly spaced stream: capture ÷ 2^k, exact also
         // when the stream does not end on a whole period (241 frames); else capture × kept ÷ total.
-        let all = signalling == .nalRefIdc ? spacingByRefLevel[1] : spacingByTemporalID[LayerTally.maxTemporalID]
+        let byTemporalCut = LayerTally.cuts(spacingByTemporalID)
+        let byRefCut = LayerTally.cuts(spacingByRefLevel)
+        let all = signalling == .nalRefIdc ? byRefCut[1] : byTemporalCut[LayerTally.maxTemporalID]
         func rate(_ s: Spacing) -> Rational? {
             guard let c = captureRate else { return nil }
             if let all, all.isUniform, all.gcd > 0, s.isUniform, s.gcd % all.gcd == 0 {
@@ -143,14 +178,14 @@ struct LayerTally {
         case .svcTemporalID, .hevcTemporalID:
             let top = topTemporalID
             return (0...top).reversed().compactMap { cut in
-                guard let s = spacingByTemporalID[cut] else { return nil }
+                guard let s = byTemporalCut[cut] else { return nil }
                 return .init(
                     description: cut == 0 ? "layer 0" : "layers 0-\(cut)", keptFrames: s.kept,
                     rate: rate(s), isUniform: s.isUniform)
             }
         case .nalRefIdc:
             return [1, 0].compactMap { cut in
-                guard let s = spacingByRefLevel[cut], cut == 1 || s.kept < frameCount else { return nil }
+                guard let s = byRefCut[cut], cut == 1 || s.kept < frameCount else { return nil }
                 return .init(
                     description: cut == 1 ? "all frames" : "reference frames", keptFrames: s.kept,
                     rate: rate(s), isUniform: s.isUniform)

@@ -127,12 +127,15 @@ public struct ProbedFrame: Sendable {
     public let index: Int
     public let pts: Int64?
     public let dts: Int64?
-    /// Presentation time in seconds.
-    public let time: Rational?
+    /// The stream's time base.
+    public let timeBase: Rational
     public let size: Int
     public let isKeyframe: Bool
     /// nil for codecs other than H.264 and HEVC.
     public let structure: FrameStructure?
     /// Whether the container marks the sample disposable.
     public let isContainerDisposable: Bool
+
+    /// Presentation time in seconds (computed when asked: most readers count frames, not times).
+    public var time: Rational? { pts.map { Rational.seconds($0, in: timeBase) } }
 }

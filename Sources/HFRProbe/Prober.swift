@@ -58,7 +58,8 @@ public enum Prober {
                     // every 512 frames as the kernel-copy export does.
                     if videoIndex % 512 == 0 { file.release(before: entry.position) }
                     return parser?.parse(UnsafeRawBufferPointer(rebasing: file.bytes[Int(entry.position)..<Int(end)]))
-                }
+                },
+                lookAhead: { file.prefetch(at: $0.position) }
             ) { frame, duration in
                 tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
                 try checkJumps(tallies[video.index], of: video)
@@ -66,11 +67,21 @@ public enum Prober {
                 layers.add(frame)
                 onFrame?(frame)
             }
-            demuxer.discardStreams(except: Set(streams.map(\.index)).subtracting([video.index]))
         }
-        while try demuxer.read(into: packet) {
+        // The other streams of such a file come from the index too, after their first packet (read:
+        // it carries what the decoder skips at the start) matched the index's first entry; only
+        // streams that do not match, or whose packets the demuxer reshapes, are read to the end.
+        // Nothing then reads the file's media data: O(index).
+        var fromIndex: Set<Int> = videoFromIndex.map { [$0] } ?? []
+        var awaitingFirst = Set(
+            videoFromIndex == nil
+                ? []
+                : streams.filter { IndexScan.othersStandIn(demuxer, stream: $0, marks: marks) }
+                    .map(\.index))
+        demuxer.discardStreams(except: Set(streams.map(\.index)).subtracting(fromIndex))
+        while fromIndex.count < streams.count, try demuxer.read(into: packet) {
             let index = packet.streamIndex
-            guard index < tallies.count, index != videoFromIndex else { continue }
+            guard index < tallies.count, !fromIndex.contains(index) else { continue }
             if packet.isCorrupt || (packet.position.map { $0 + Int64(packet.size) > fileSize } ?? false) {
                 throw ProbeFailure.corruptPacket(
                     stream: index, frame: tallies[index].packetCount, position: packet.position)
@@ -82,11 +93,17 @@ public enum Prober {
                 } ?? 0
             tallies[index].add(pts: packet.pts, duration: packet.duration, size: packet.size, skippedTicks: skipped)
             try checkJumps(tallies[index], of: streams[index])
+            if awaitingFirst.remove(index) != nil, IndexScan.matchesFirstEntry(packet, in: demuxer) {
+                try tallyFromIndex(&tallies[index], demuxer, of: streams[index], fileSize: fileSize)
+                fromIndex.insert(index)
+                demuxer.discardStreams(except: Set(streams.map(\.index)).subtracting(fromIndex))
+                continue
+            }
             guard let video, index == video.index else { continue }
             let structure = packet.withData { data in parser?.parse(data) }
             let frame = ProbedFrame(
                 index: videoIndex, pts: packet.pts, dts: packet.dts,
-                time: packet.pts.map { Rational.seconds($0, in: video.timeBase) }, size: packet.size,
+                timeBase: video.timeBase, size: packet.size,
                 isKeyframe: packet.isKeyframe, structure: structure,
                 isContainerDisposable: packet.isDisposable
                     || marks?.isDisposable(track: video.index, sample: videoIndex) == true)
@@ -99,6 +116,26 @@ public enum Prober {
         for info in streams { try promise.checkRead(stream: info.index, packets: tallies[info.index].packetCount) }
         return assemble(
             demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
+    }
+
+    /// Counts stream `info`'s packets after the first from its index, as reading them would.
+    private static func tallyFromIndex(
+        _ tally: inout StreamTally, _ demuxer: borrowing Demuxer, of info: StreamInfo, fileSize: Int64
+    ) throws(ProbeFailure) {
+        do {
+            try IndexScan.forEachPacket(demuxer, of: info, from: tally.packetCount) { entry, duration in
+                guard entry.position >= 0, entry.position + Int64(entry.size) <= fileSize else {
+                    throw ProbeFailure.corruptPacket(
+                        stream: info.index, frame: tally.packetCount, position: entry.position)
+                }
+                tally.add(pts: entry.timestamp, duration: duration, size: entry.size)
+                try checkJumps(tally, of: info)
+            }
+        } catch let failure as ProbeFailure {
+            throw failure
+        } catch {
+            preconditionFailure("unexpected error \(error)")
+        }
     }
 
     /// Refuses times that leap further than any recording pauses, at the packet that leaps: no

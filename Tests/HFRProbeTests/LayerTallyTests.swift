@@ -11,7 +11,8 @@ import Testing
                 + [BitstreamTests.slice(refIdc: droppable ? 0 : 2, sliceType: 5)])
         let s = bytes.withUnsafeBytes { FrameStructure(packet: $0, packaging: .lengthPrefixed(lengthSize: 4)) }
         return ProbedFrame(
-            index: i, pts: pts, dts: pts, time: nil, size: bytes.count, isKeyframe: false, structure: s,
+            index: i, pts: pts, dts: pts, timeBase: Rational(1, 90000), size: bytes.count, isKeyframe: false,
+            structure: s,
             isContainerDisposable: droppable)
     }
 

@@ -42,6 +42,9 @@ static const int HFR_AVERROR_ENCODER_NOT_FOUND = AVERROR_ENCODER_NOT_FOUND;
 // AV_NOPTS_VALUE is a cast expression; Swift maps it to nil at the boundary.
 static const int64_t HFR_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
 
+/// Asks the CPU to start loading the cache line at `address` (a hint; never faults).
+static inline void hfr_prefetch(const void *address) { __builtin_prefetch(address); }
+
 /// AVERROR(e): FFmpeg's negative error code for a POSIX errno.
 static inline int hfr_averror(int e) { return AVERROR(e); }
 
