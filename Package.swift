@@ -5,21 +5,26 @@ import PackageDescription
 let package = Package(
     name: "hfr",
     products: [
-        .executable(name: "hfr", targets: ["hfr"])
+        .executable(name: "hfr", targets: ["hfr"]),
+        // The interpolator on OpenCV, which hfr loads only to interpolate (Sources/COpticalFlow/loader.c).
+        // Build it beside hfr: `swift build --product hfr-opticalflow` (scripts/build-products does both).
+        .library(name: "hfr-opticalflow", type: .dynamic, targets: ["COpticalFlowLibrary"]),
     ],
     targets: [
         // Thin C modules: each re-exports only what Swift cannot import from its headers.
         .target(
             name: "CFFmpeg",
-            // Not libavfilter or libavdevice: lazy.c loads them on first use (they cost ~60 ms at start).
+            // Not libavfilter or libavdevice: lazy.c loads them on first use (they cost ~60 ms at start),
+            // as lazy_openh264.c and lazy_rubberband.c load OpenH264 and Rubber Band (4.5 ms).
             // dlopen is in glibc 2.34+'s libc, so no -ldl.
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
                 .linkedLibrary("swresample"), .linkedLibrary("avutil"),
             ]
         ),
-        .systemLibrary(name: "COpenH264", pkgConfig: "openh264"),
-        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband"),
+        // Header-only: hfr loads libopenh264 and librubberband on first use (CFFmpeg's lazy_*.c).
+        .systemLibrary(name: "COpenH264"),
+        .systemLibrary(name: "CRubberBand"),
         .systemLibrary(name: "CV4L2"),
         // GNU libmicrohttpd: the live preview's HTTP server.
         .systemLibrary(name: "CMicroHTTPD"),
@@ -41,13 +46,22 @@ let package = Package(
         // SoundTouch's WSOLA time stretch (Debian libsoundtouch-dev, a C++ library) behind a C interface:
         // the time-domain audio mode.
         .target(name: "CSoundTouch", linkerSettings: [.linkedLibrary("SoundTouch")]),
-        // Frame interpolation on OpenCV (Debian libopencv-video-dev: DIS optical flow, remap) behind a
-        // C interface. Debian ships no opencv4.pc for the video module alone: the flags are spelled out.
+        // Frame interpolation behind a C interface: the header, and the loader of the library below.
+        .target(name: "COpticalFlow"),
+        // Its implementation on OpenCV (Debian libopencv-video-dev: DIS optical flow, remap), the
+        // hfr-opticalflow library. Debian ships no opencv4.pc for the video module alone: the flags
+        // are spelled out. It includes COpticalFlow's header by path; every symbol but one is hidden
+        // (table.cpp).
         .target(
-            name: "COpticalFlow",
-            cxxSettings: [.unsafeFlags(["-isystem", "/usr/include/opencv4"])],
+            name: "COpticalFlowLibrary",
+            cxxSettings: [
+                .unsafeFlags(["-isystem", "/usr/include/opencv4", "-fvisibility=hidden"])
+            ],
             linkerSettings: [
                 .linkedLibrary("opencv_video"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+                // No Swift in it: without the Swift startup object nothing needs the Swift runtime, and
+                // -static-stdlib offers libswiftCore.a (nothing taken) for the NEEDED libswiftCore.so.
+                .unsafeFlags(["-nostartfiles", "-static-stdlib"]),
             ]
         ),
         // Synthesizing in-between frames: optical flow, blending.

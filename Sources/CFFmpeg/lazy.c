@@ -6,9 +6,7 @@
 // call through a wrapper below dlopens the library once and resolves the functions hfr calls.
 #include "CFFmpeg.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "lazy.h"
 
 #include <libavdevice/version.h>
 #include <libavfilter/version.h>
@@ -17,45 +15,6 @@
 // The sonames follow the headers' major versions, so the library loaded is the one compiled against.
 #define AVFILTER_SONAME "libavfilter.so." AV_STRINGIFY(LIBAVFILTER_VERSION_MAJOR)
 #define AVDEVICE_SONAME "libavdevice.so." AV_STRINGIFY(LIBAVDEVICE_VERSION_MAJOR)
-
-/// One lazily loaded library: its load outcome, kept for every later caller.
-struct library {
-    pthread_once_t once;
-    // 0 once loaded; AVERROR(ELIBACC) when the library cannot be loaded, AVERROR(ENOSYS) when it
-    // lacks a function hfr calls. ELIBACC reads "Can not access a needed shared library" even
-    // where a caller shows only the code's text.
-    int status;
-    char error[512];
-};
-
-/// dlopens `soname`; RTLD_NOW so a missing symbol fails here, not in the middle of an export.
-static void *open_library(struct library *library, const char *soname) {
-    // RTLD_GLOBAL: as if hfr had linked it, its symbols join the other libav libraries' global scope.
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
-    if (!handle) {
-        // dlerror's text is per thread and overwritten by the next call: copy it now.
-        snprintf(library->error, sizeof library->error, "%s", dlerror());
-        library->status = AVERROR(ELIBACC);
-    }
-    return handle;
-}
-
-/// Stores `name`'s address in `slot`; records the failure in `library` when it is missing.
-static void resolve(struct library *library, void *handle, const char *name, void **slot) {
-    if (library->status < 0) return;
-    dlerror();
-    *slot = dlsym(handle, name);
-    if (!*slot) {
-        const char *reason = dlerror();
-        snprintf(library->error, sizeof library->error, "%s", reason ? reason : name);
-        library->status = AVERROR(ENOSYS);
-    }
-}
-
-// POSIX guarantees that a dlsym result converts to a function pointer; storing it through a
-// `void **` is the form the dlsym manual recommends.
-#define RESOLVE(library, handle, table, symbol) \
-    resolve(&(library), (handle), #symbol, (void **)&(table).symbol)
 
 // MARK: libavfilter
 

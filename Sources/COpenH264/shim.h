@@ -12,6 +12,11 @@
 #include <wels/codec_def.h>
 #include <wels/codec_ver.h>
 
+/// hfr loads libopenh264 on first use (CFFmpeg's lazy_openh264.c defines WelsCreateSVCEncoder,
+/// WelsDestroySVCEncoder and WelsGetCodecVersion, forwarding to it): NULL once loaded, else why it
+/// could not be (WelsCreateSVCEncoder then fails).
+const char *hfr_openh264_load_error(void);
+
 static inline int hfr_encoder_get_default_params(ISVCEncoder *e, SEncParamExt *p) {
     return (*e)->GetDefaultParams(e, p);
 }

@@ -15,7 +15,7 @@
 // The sampling, warping and mixing are fused loops (warp_rows.cpp: AVX2 where the processor has it).
 // Both cores: the two estimates run on two threads, the rest splits rows over OpenCV's threads. All
 // buffers belong to the interpolator and are reused from pair to pair.
-#include "optical_flow.h"
+#include "../COpticalFlow/include/optical_flow.h"
 #include "warp_rows.h"
 
 #include <opencv2/core.hpp>

@@ -276,6 +276,7 @@ public struct ExportCommand: Command {
         case .badInput(let cause): return .badInput(settings.input, cause)
         case .refused(let cause): return HFRError("\(settings.input): \(cause)", exitCode: .dataError)
         case .usage(let cause): return .usage(cause, of: ExportCommand.self)
+        case .unavailable(let cause): return HFRError(cause, exitCode: .unavailable)
         case .reading(let f): return .reading(settings.input, f)
         case .writing(let f):
             if f.isOutputSideFailure { return .io(settings.output, "\(f.message) (\(f.operation))") }

@@ -153,6 +153,9 @@ final class AudioRetimer {
     /// before it stretches). Key frames pin the exact linear map inside the piece.
     private func studiedSpectralStretcher(_ piece: AudioPiece) throws(ExportFailure) -> SpectralStretcher {
         guard let reader = studyReader else { throw .processing("spectral stretch without its study pass") }
+        if let reason = RubberBandLane.loadFailure {
+            throw .unavailable("the spectral audio stretch needs Rubber Band (librubberband2): \(reason)")
+        }
         let length = piece.sourceEnd - piece.sourceStart
         // At least a sample apart: a damaged sample rate may be below 10 Hz.
         let spacing = max(1, Int64(sampleRate) / AudioRetimer.keyFramesPerSecond)

@@ -8,6 +8,8 @@ public enum ExportFailure: Error, Sendable {
     case refused(String)
     /// Options that contradict each other or the input (exit 64).
     case usage(String)
+    /// A part of hfr's installation the export needs is missing (exit 69).
+    case unavailable(String)
     /// A failed FFmpeg call while reading the input.
     case reading(AVFailure)
     /// A failed FFmpeg or file call while writing the output (exit 74 for I/O, else 1).

@@ -135,6 +135,9 @@ public struct ExportPlan: Sendable {
             plan.notes.append(spliceNote(splice, plan: plan))
         }
         let (width, height) = (analysis.video.width, analysis.video.height)
+        if plan.synthesis == .flow || plan.synthesis == .blend, let failure = Interpolators.libraryFailure {
+            throw .unavailable(failure.description)
+        }
         if plan.synthesis == .flow, (try? FlowInterpolator(width: width, height: height)) == nil {
             plan.interpolation = .blend
             plan.notes.append(

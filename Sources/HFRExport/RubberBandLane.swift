@@ -21,6 +21,10 @@ final class RubberBandLane {
     /// Input not yet processed: at least the last block is held back for the final call.
     private var held: AudioChunk
 
+    /// Why Rubber Band (loaded on first use: CFFmpeg's lazy_rubberband.c) cannot be loaded; nil
+    /// once it is. Without it a lane has no state: check first.
+    static var loadFailure: String? { hfr_rubberband_load_error().map { String(cString: $0) } }
+
     /// - Parameters:
     ///   - ratio: output length ÷ input length overall.
     ///   - keyFrames: (input sample, output sample) pairs where the map's speed changes.

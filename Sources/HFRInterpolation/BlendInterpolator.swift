@@ -6,6 +6,7 @@ public final class BlendInterpolator: FrameInterpolator {
     let geometry: PictureGeometry
 
     public init(width: Int, height: Int) throws {
+        if let failure = Interpolators.libraryFailure { throw failure }
         guard width >= 2, height >= 2 else { throw InterpolationError.unsupportedSize("\(width)x\(height)") }
         geometry = PictureGeometry(width: width, height: height)
     }

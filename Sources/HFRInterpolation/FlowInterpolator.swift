@@ -33,6 +33,7 @@ public final class FlowInterpolator: FrameInterpolator {
     }
 
     public init(width: Int, height: Int, settings: Settings = .standard) throws {
+        if let failure = Interpolators.libraryFailure { throw failure }
         var s = hfr_flow_settings(
             preset: Int32(settings.preset), downscale: Int32(settings.downscale),
             consistency: Float(settings.consistency), threads: Int32(settings.threads), simd: settings.simd ? 1 : 0)

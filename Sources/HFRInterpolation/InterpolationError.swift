@@ -10,6 +10,8 @@ public enum InterpolationError: Error, Equatable, CustomStringConvertible {
     case unsupportedSize(String)
     /// OpenCV failed (its message).
     case failed(String)
+    /// libhfr-opticalflow.so, which holds the interpolators, could not be loaded (why).
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum InterpolationError: Error, Equatable, CustomStringConvertible {
         case .fractionOutOfRange(let value): "interpolation fraction \(value) is not between 0 and 1"
         case .unsupportedSize(let size): "cannot interpolate \(size) pictures"
         case .failed(let message): "interpolation failed: \(message)"
+        case .libraryMissing(let reason):
+            "interpolation needs libhfr-opticalflow.so, beside hfr or in ../lib/hfr (reinstall hfr): \(reason)"
         }
     }
 }

@@ -1,3 +1,4 @@
+internal import COpticalFlow
 import HFRMedia
 
 /// How the frames between two captured ones are made when a retime needs more frames than were
@@ -20,6 +21,12 @@ public protocol FrameInterpolator: AnyObject {
 
 /// The interpolators by method.
 public enum Interpolators {
+    /// Why the interpolators' library (libhfr-opticalflow.so, loaded on first use) cannot be
+    /// loaded; nil once it is.
+    public static var libraryFailure: InterpolationError? {
+        hfr_optical_flow_load_error().map { .libraryMissing(String(cString: $0)) }
+    }
+
     /// An interpolator for `width`×`height` pictures; nil for `repeat`, which needs none.
     public static func make(
         _ method: InterpolationMethod, width: Int, height: Int

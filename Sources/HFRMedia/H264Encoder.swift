@@ -77,6 +77,10 @@ public struct H264Encoder: ~Copyable {
     public let settings: Settings
 
     public init(_ settings: Settings) throws(Failure) {
+        // OpenH264 is loaded on first use (CFFmpeg's lazy_openh264.c).
+        if let reason = hfr_openh264_load_error() {
+            throw Failure(code: -1, operation: "loading OpenH264 (\(String(cString: reason)))")
+        }
         guard (1...4).contains(settings.temporalLayers) else {
             throw Failure(code: -1, operation: "temporal layers \(settings.temporalLayers) (1-4 supported)")
         }

@@ -57,10 +57,24 @@ import Testing
         // The debug build next to the tests is the control: it does link the toolchain's runtime.
         let debug = try Tool.run("ldd", [Tool.builtHfrPath]).stdout
         #expect(debug.contains(toolchain + "/") && debug.contains("libswiftCore.so"), "\(debug)")
+        // The interpolators' library (OpenCV), which hfr loads only to interpolate: not linked, installed
+        // in lib/hfr, and needing only Debian's libraries (no Swift runtime: it holds no Swift).
+        #expect(!paths.contains { $0.contains("opencv") }, "\(paths)")
+        let flow = install.prefix + "/lib/hfr/libhfr-opticalflow.so"
+        let flowLibraries = try Installation.ldd(flow)
+        #expect(flowLibraries.contains { $0.contains("libopencv_video.so") }, "\(flowLibraries)")
+        #expect(!flowLibraries.contains { $0.contains("libswift") }, "\(flowLibraries)")
+        let flowOwners = try Installation.owners(flowLibraries)
+        for path in flowLibraries {
+            #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
+            #expect(flowOwners[path] != nil, "\(path) belongs to no Debian package")
+        }
     }
 
     /// With an empty directory mounted over the toolchain: record (libavdevice and libavfilter,
-    /// dlopened), probe, and export with WSOLA audio (libavfilter); every object loaded is Debian's.
+    /// dlopened), probe (which loads neither, nor OpenCV), export with WSOLA audio (libavfilter), and
+    /// an export interpolating by optical flow (lib/hfr/libhfr-opticalflow.so and OpenCV, dlopened);
+    /// every object loaded is Debian's or hfr's.
     @Test func runsWithTheToolchainHidden() throws {
         let install = try Installation.shared.get()
         let toolchain = try Installation.toolchainRoot()
@@ -73,8 +87,10 @@ import Testing
             export LD_DEBUG=libs LD_DEBUG_OUTPUT="$1/ld"
             "$3" --version >"$1/version.out" || exit 92
             "$3" record "$1/rec.mp4" --source test --fps 120 --frames 120 --late-frames queue 2>"$1/record.err" || exit 93
-            "$3" probe "$1/rec.mp4" >"$1/probe.out" || exit 94
+            LD_DEBUG_OUTPUT="$1/probe-ld" "$3" probe "$1/rec.mp4" >"$1/probe.out" || exit 94
             "$3" export "$1/rec.mp4" "$1/slow.mp4" --conform 30 --audio time-domain 2>"$1/export.err" || exit 95
+            "$3" export "$1/rec.mp4" "$1/flow.mp4" --range 0-0.25 --speed 0.5 --fps 120 --interpolate flow --audio mute \
+              2>"$1/flow.err" || exit 96
             """
         let r = try Installation.inPrivateMounts(script, [dir.url.path, toolchain, install.hfr, Tool.builtHfrPath])
         #expect(r.status == 0, "step \(r.status): \(r.stderr) \(try? InstallTests.text(dir.path("export.err")))")
@@ -89,14 +105,26 @@ import Testing
         #expect(try MediaChecks.entry(out, stream: "v:0", "r_frame_rate") == "30/1")
         #expect(abs(try MediaChecks.duration(out, stream: "a:0") - 4) < 0.05)
 
+        let flow = dir.path("flow.mp4")
+        #expect(try FFprobe.count(flow, stream: "v:0", decoding: true) == 60)
+        #expect(try InstallTests.text(dir.path("flow.err")).contains("made between them (flow)"))
+
         let loaded = try Self.loadedObjects(in: dir)
-        for name in ["libavdevice.so", "libavfilter.so", "libavformat.so"] {
+        for name in ["libavdevice.so", "libavfilter.so", "libavformat.so", "libopencv_video.so"] {
             #expect(loaded.contains { $0.contains(name) }, "\(name) not among \(loaded)")
         }
+        let flowLibrary = install.prefix + "/lib/hfr/libhfr-opticalflow.so"
+        #expect(loaded.contains { $0.hasSuffix("/lib/hfr/libhfr-opticalflow.so") }, "\(loaded)")
         let owners = try Installation.owners(Array(loaded))
-        for path in loaded {
+        for path in loaded where URL(fileURLWithPath: path).standardized.path != flowLibrary {
             #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
             #expect(owners[path] != nil, "\(path) belongs to no Debian package")
+        }
+        // Probing loads no library it does not use.
+        let probeLoaded = try Self.loadedObjects(in: dir, prefix: "probe-ld.")
+        #expect(probeLoaded.contains { $0.contains("libavformat.so") }, "\(probeLoaded)")
+        for name in ["opencv", "libavfilter", "libavdevice", "libhfr-opticalflow"] {
+            #expect(!probeLoaded.contains { $0.contains(name) }, "probe loaded \(name): \(probeLoaded)")
         }
     }
 
@@ -104,9 +132,9 @@ import Testing
 
     /// Objects the dynamic loader initialised (LD_DEBUG=libs: "calling init: PATH"), from ldd's
     /// list and from dlopen.
-    static func loadedObjects(in dir: TemporaryDirectory) throws -> Set<String> {
+    static func loadedObjects(in dir: TemporaryDirectory, prefix: String = "ld.") throws -> Set<String> {
         var paths: Set<String> = []
-        for file in try dir.contents() where file.hasPrefix("ld.") {
+        for file in try dir.contents() where file.hasPrefix(prefix) {
             let text = try InstallTests.text(dir.path(file))
             for line in text.split(separator: "\n") {
                 guard let range = line.range(of: "calling init: ") else { continue }

@@ -1,6 +1,10 @@
 // Frame interpolation on OpenCV (DIS dense optical flow, remap), behind a plain C interface so Swift
 // never sees a C++ or OpenCV type. Pictures are planar 4:2:0 (three planes, chroma at half width
 // and height rounded up), 8 bits per sample.
+//
+// The implementation (COpticalFlowLibrary) is a library of its own, libhfr-opticalflow.so, which
+// hfr loads the first time it interpolates (loader.c): linked in, OpenCV and the libraries it loads
+// (dnn, protobuf, LAPACK, X11, …) cost every hfr command 13 ms at start.
 #ifndef HFR_OPTICAL_FLOW_H
 #define HFR_OPTICAL_FLOW_H
 
@@ -52,6 +56,25 @@ const char *hfr_flow_error(const hfr_flow *flow);
 /// out = earlier * (1 - fraction) + later * fraction, per plane, rounded. 0, or -1 on failure.
 int hfr_blend(const hfr_picture *earlier, const hfr_picture *later, int width, int height, double fraction,
               hfr_picture *out);
+
+/// NULL once libhfr-opticalflow.so is loaded (it is, on the first call of this or any function
+/// above); else why it could not be, and the functions above fail (NULL, -1, zeroed settings).
+const char *hfr_optical_flow_load_error(void);
+
+/// The library's file name; hfr looks for it beside its own executable, then in ../lib/hfr.
+#define HFR_OPTICAL_FLOW_LIBRARY "libhfr-opticalflow.so"
+
+/// The functions above as the library hands them to the loader (its one exported symbol,
+/// `hfr_optical_flow_functions`).
+typedef struct hfr_optical_flow_table {
+    __typeof__(&hfr_flow_default_settings) flow_default_settings;
+    __typeof__(&hfr_flow_create) flow_create;
+    __typeof__(&hfr_flow_destroy) flow_destroy;
+    __typeof__(&hfr_flow_set_pair) flow_set_pair;
+    __typeof__(&hfr_flow_synthesize) flow_synthesize;
+    __typeof__(&hfr_flow_error) flow_error;
+    __typeof__(&hfr_blend) blend;
+} hfr_optical_flow_table;
 
 #ifdef __cplusplus
 }
