@@ -1,4 +1,5 @@
 import Foundation
+import HFRMedia
 
 /// Rubber Band's phase-vocoder stretch, pitch kept (see `RubberBandLane`): one offline instance per
 /// channel, run side by side on the cores. Rubber Band's default already stretches channels apart,
@@ -22,7 +23,7 @@ final class SpectralStretcher: AudioStretcher {
     /// First pass: lets Rubber Band see all of the input (`isFinal` on the last call).
     func study(_ input: AudioChunk, isFinal: Bool) {
         let lanes = self.lanes
-        _ = inParallel { c in
+        _ = inParallel(lanes.count) { c in
             lanes[c].study(AudioChunk(planes: [input.planes[c]]), isFinal: isFinal)
             return []
         }
@@ -39,7 +40,7 @@ final class SpectralStretcher: AudioStretcher {
     func finish() throws(ExportFailure) -> AudioChunk {
         var output = runBatch(isFinal: false)
         let lanes = self.lanes
-        output.append(joined(inParallel { c in lanes[c].finish().planes.first ?? [] }, isFinal: true))
+        output.append(joined(inParallel(lanes.count) { c in lanes[c].finish().planes.first ?? [] }, isFinal: true))
         return output
     }
 
@@ -52,15 +53,8 @@ final class SpectralStretcher: AudioStretcher {
         guard !input.isEmpty else { return AudioChunk(planes: Array(repeating: [], count: lanes.count)) }
         let lanes = self.lanes
         return joined(
-            inParallel { c in lanes[c].process(AudioChunk(planes: [input.planes[c]])).planes.first ?? [] },
+            inParallel(lanes.count) { c in lanes[c].process(AudioChunk(planes: [input.planes[c]])).planes.first ?? [] },
             isFinal: isFinal)
-    }
-
-    /// Runs `body` for every channel at once; each call touches only its own lane and slot.
-    private func inParallel(_ body: @escaping (Int) -> [Float]) -> [[Float]] {
-        let work = ParallelWork(count: lanes.count, body: body)
-        DispatchQueue.concurrentPerform(iterations: lanes.count) { c in work.run(c) }
-        return work.results
     }
 
     /// The samples every lane has produced (all of them at the end, the short ones padded).
@@ -74,26 +68,4 @@ final class SpectralStretcher: AudioStretcher {
         carry = carry.map { $0.count > n ? Array($0[n...]) : [] }
         return AudioChunk(planes: planes)
     }
-}
-
-/// One parallel step: a result slot per iteration, written only by that iteration, read after
-/// `concurrentPerform` returns (which orders the writes before the read).
-private final class ParallelWork: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<[Float]>
-    private let body: (Int) -> [Float]
-
-    init(count: Int, body: @escaping (Int) -> [Float]) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: [])
-        self.body = body
-    }
-
-    deinit {
-        _ = slots.deinitialize()
-        slots.deallocate()
-    }
-
-    func run(_ index: Int) { slots[index] = body(index) }
-
-    var results: [[Float]] { Array(slots) }
 }

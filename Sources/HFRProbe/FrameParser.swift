@@ -1,8 +1,8 @@
 /// Reads each packet's `FrameStructure` for the codecs whose bitstream hfr parses (H.264, HEVC),
 /// keeping what one packet passes to the next: an H.264 prefix NAL unit at the end of a packet
 /// (it belongs to the next packet's slice) and the highest HEVC temporal id an SPS allows.
-public struct FrameParser: Sendable {
-    public enum Codec: String, Sendable {
+public struct FrameParser: Equatable, Sendable {
+    public enum Codec: String, Equatable, Sendable {
         case h264, hevc
     }
 

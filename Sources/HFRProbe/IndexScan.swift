@@ -53,32 +53,40 @@ public struct IndexScan: Sendable {
             captureFrameRate: capture, captureFrameRateSource: source, jump: jump)
     }
 
-    /// How far ahead of the frame it reads `forEachFrame` shows `lookAhead` an entry: enough to hide
-    /// a memory access behind the parsing of the frames between.
-    static let lookAheadFrames = 16
+    /// Frames `forEachFrame` hands to `structures` at once, and how much of the file they may span
+    /// (what parsing them maps of it: the pages before a batch are let go as it starts).
+    static let batchFrames = 8192
+    static let batchBytes: Int64 = 32 << 20
 
     /// Each frame of `video` as its packet would give it (pts = dts = the entry's time; its duration:
     /// the next entry's time minus its own, the track's end for the last), in decode order, with
-    /// `structure` (nil: no bitstream facts) parsed from the entry.
+    /// its bitstream facts from `structures` (nil: none), which parses a batch of entries at once.
     static func forEachFrame(
         _ demuxer: borrowing Demuxer, video: StreamInfo, marks: MP4SampleFlags,
-        structure: ((IndexEntry) -> FrameStructure?)? = nil, lookAhead: ((IndexEntry) -> Void)? = nil,
-        _ body: (ProbedFrame, Int64) throws -> Void
+        structures: (([IndexEntry]) -> [FrameStructure?])? = nil, _ body: (ProbedFrame, Int64) throws -> Void
     ) rethrows {
         var frameIndex = 0
-        try forEachPacket(demuxer, of: video) { entry, duration in
-            if let lookAhead, let ahead = demuxer.indexEntry(ofStream: video.index, at: frameIndex + lookAheadFrames) {
-                lookAhead(ahead)
+        var batch: [(entry: IndexEntry, duration: Int64)] = []
+        batch.reserveCapacity(batchFrames)
+        func flush() throws {
+            let parsed = structures?(batch.map(\.entry))
+            for (i, (entry, duration)) in batch.enumerated() {
+                try body(
+                    ProbedFrame(
+                        index: frameIndex, pts: entry.timestamp, dts: entry.timestamp, timeBase: video.timeBase,
+                        size: entry.size, isKeyframe: entry.isKeyframe, structure: parsed?[i],
+                        isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)),
+                    duration)
+                frameIndex += 1
             }
-            try body(
-                ProbedFrame(
-                    index: frameIndex, pts: entry.timestamp, dts: entry.timestamp,
-                    timeBase: video.timeBase, size: entry.size,
-                    isKeyframe: entry.isKeyframe, structure: structure?(entry),
-                    isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)),
-                duration)
-            frameIndex += 1
+            batch.removeAll(keepingCapacity: true)
         }
+        try forEachPacket(demuxer, of: video) { entry, duration in
+            if let first = batch.first, entry.position - first.entry.position > batchBytes { try flush() }
+            batch.append((entry, duration))
+            if batch.count == batchFrames { try flush() }
+        }
+        try flush()
     }
 
     /// Each index entry of `stream` from the `first` on, with the duration the MOV demuxer gives its

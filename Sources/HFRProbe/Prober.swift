@@ -49,17 +49,14 @@ public enum Prober {
         var videoFromIndex: Int?
         if let video, let marks, indexed != nil, let file = try? MappedFile(path: path) {
             videoFromIndex = video.index
+            var parse = parser.map { IndexFrameParse(file: file, parser: $0) }
             try IndexScan.forEachFrame(
                 demuxer, video: video, marks: marks,
-                structure: { entry in
-                    let end = entry.position + Int64(entry.size)
-                    guard entry.position >= 0, end <= Int64(file.bytes.count) else { return nil }
-                    // Pages read stay out of this process (its peak RSS flat, not the file's size),
-                    // every 512 frames as the kernel-copy export does.
-                    if videoIndex % 512 == 0 { file.release(before: entry.position) }
-                    return parser?.parse(UnsafeRawBufferPointer(rebasing: file.bytes[Int(entry.position)..<Int(end)]))
-                },
-                lookAhead: { file.prefetch(at: $0.position) }
+                structures: { entries in
+                    // Pages read stay out of this process (its peak RSS flat, not the file's size).
+                    if let first = entries.first { file.release(before: first.position) }
+                    return parse?.structures(of: entries) ?? entries.map { _ in nil }
+                }
             ) { frame, duration in
                 tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
                 try checkJumps(tallies[video.index], of: video)
