@@ -3,7 +3,7 @@ import HFRMedia
 /// The export's sink: the muxer writing the output file (under its temporary name), counting what
 /// it writes as the dry run's `CountingSink` counts it.
 final class MuxerSink: PacketSink {
-    let muxer: Muxer
+    private(set) var muxer: Muxer
     let container: String
     var encodes: Bool { true }
     private(set) var tallies: [TrackTally] = []

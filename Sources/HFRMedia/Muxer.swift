@@ -9,6 +9,9 @@ public struct Muxer: ~Copyable {
     public let path: String
     /// Set when packets view a mapped input whose payload the kernel copies (see `FileCopySink`).
     private let copySink: FileCopySink?
+    /// What a Matroska or WebM output's timestamps count, when finer than FFmpeg's millisecond
+    /// (`Muxer+MatroskaTick`); chosen by `writeHeader`.
+    private(set) var matroskaTick: MatroskaTick?
 
     /// Creates `path`; the container is chosen from `format` or else from the extension.
     public init(path: String, format: String? = nil) throws(AVFailure) {
@@ -150,32 +153,41 @@ public struct Muxer: ~Copyable {
         context.pointee.streams[index]!.pointee.r_frame_rate = r
     }
 
-    /// Writes the header; `options` are muxer options such as `movflags`.
-    public func writeHeader(options: [String: String] = [:]) throws(AVFailure) {
+    /// Writes the header; `options` are muxer options such as `movflags`. Call it once.
+    public mutating func writeHeader(options: [String: String] = [:]) throws(AVFailure) {
         // libavformat sets `encoder` to its own name (or removes it under bitexact) as it
         // initialises the muxer; a writer's own `encoder` tag is put back before the header.
         let encoder = av_dict_get(context.pointee.metadata, "encoder", nil, 0).map { String(cString: $0.pointee.value) }
-        let result = withOptions(options) { options in
+        let tick = chooseMatroskaTick()
+        let result = withOptions(options.merging(Muxer.options(for: tick)) { own, _ in own }) { options in
             let initialized = avformat_init_output(context, &options)
             guard initialized >= 0 else { return initialized }
             if let encoder { av_dict_set(&context.pointee.metadata, "encoder", encoder, 0) }
+            if let tick { keepInterleavingWindow(for: tick) }
             return avformat_write_header(context, nil)
         }
         try check(result, "avformat_write_header", .writingOutput)
+        matroskaTick = tick
     }
 
-    /// The time base the muxer chose for stream `index`; read it only after `writeHeader`.
+    /// The time base of stream `index`'s timestamps in the file; read it only after `writeHeader`.
+    /// A Matroska tick (`matroskaTick`) where there is one: FFmpeg's stream says milliseconds.
     public func timeBase(ofStream index: Int) -> Rational {
-        Rational(context.pointee.streams[index]!.pointee.time_base) ?? Rational(1, 90000)
+        matroskaTick?.timeBase ?? Rational(context.pointee.streams[index]!.pointee.time_base) ?? Rational(1, 90000)
     }
 
     /// Writes `packet` to output stream `stream`: its timestamps are rescaled from `timeBase` (the
     /// time base they were computed in) to the stream's, and it is interleaved by dts. This is the
     /// one place where output timestamps are rescaled. Takes the packet's payload.
     public func write(_ packet: Packet, from timeBase: Rational, to stream: Int) throws(AVFailure) {
-        let target = context.pointee.streams[stream]!.pointee.time_base
+        // A Matroska tick: FFmpeg takes the counts for milliseconds, the patch after the trailer
+        // makes the file say what they are.
+        let target = matroskaTick?.timeBase.avRational ?? context.pointee.streams[stream]!.pointee.time_base
         if let source = timeBase.avRational, source.num != target.num || source.den != target.den {
             av_packet_rescale_ts(packet.pointer, source, target)
+        }
+        if let matroskaTick, packet.duration == 0 {
+            packet.duration = frameDuration(of: packet, onStream: stream, in: matroskaTick)
         }
         packet.pointer.pointee.stream_index = Int32(stream)
         // A byte position in the input means nothing in the output.
@@ -203,5 +215,7 @@ public struct Muxer: ~Copyable {
     public func writeTrailer() throws(AVFailure) {
         try check(av_write_trailer(context), "av_write_trailer", .writingOutput)
         try check(closeFile(), "close", .writingOutput)
+        // Before the file is renamed into place (`AtomicOutput`): it says milliseconds until then.
+        if let matroskaTick { try MatroskaTimestampScalePatch.setTimestampScale(matroskaTick, inFileAt: path) }
     }
 }

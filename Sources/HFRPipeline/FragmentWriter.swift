@@ -8,7 +8,7 @@ import HFRMedia
 /// Writes the recording as it happens: a fragmented MP4 flushed to disk every half second, so a
 /// crash (even `kill -9`) leaves a playable file holding all but the last fragment.
 final class FragmentWriter {
-    let muxer: Muxer
+    private(set) var muxer: Muxer
     let videoIndex: Int
     let audioIndex: Int?
     /// The file offset after the last complete fragment: what survives a failed write.

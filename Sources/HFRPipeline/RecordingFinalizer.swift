@@ -52,7 +52,7 @@ enum RecordingFinalizer {
     ) throws(AVFailure) {
         let demuxer = try Demuxer(url: partial)
         let streams = demuxer.streams
-        let muxer = try Muxer(path: path, format: format)
+        var muxer = try Muxer(path: path, format: format)
         var outputIndex: [Int: Int] = [:]
         for stream in streams where stream.kind == .video || stream.kind == .audio {
             outputIndex[stream.index] = try muxer.addStream(

@@ -12,7 +12,7 @@ import Testing
         let demuxer = try Demuxer(url: input)
         let video = try #require(demuxer.streams.first { $0.kind == .video })
         let file = try MappedFile(path: input)
-        let muxer =
+        var muxer =
             mapped
             ? try Muxer(path: output, format: "mp4", copyingFrom: file) : try Muxer(path: output, format: "mp4")
         let index = try muxer.addStream(

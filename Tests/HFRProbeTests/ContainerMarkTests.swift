@@ -17,7 +17,7 @@ import Testing
             let demuxer = try Demuxer(url: input)
             let video = demuxer.streams[0]
             let packaging = NALPackaging(extradata: video.extradata)
-            let muxer = try Muxer(path: output)
+            var muxer = try Muxer(path: output)
             let index = try muxer.addStream(copying: demuxer.codecParameters(ofStream: 0), timeBase: video.timeBase)
             try muxer.writeHeader()
             let packet = try Packet()
