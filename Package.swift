@@ -6,16 +6,19 @@ let package = Package(
     name: "hfr",
     products: [
         .executable(name: "hfr", targets: ["hfr"]),
-        // The interpolator on OpenCV, which hfr loads only to interpolate (Sources/COpticalFlow/loader.c).
-        // Build it beside hfr: `swift build --product hfr-opticalflow` (scripts/build-products does both).
+        // hfr's C++ parts, which it loads only when it uses them (Sources/COpticalFlow/loader.c,
+        // Sources/CSoundTouch/loader.c): the interpolators on OpenCV, the time stretch on SoundTouch.
+        // scripts/build-hfr builds them beside hfr; scripts/install puts them in lib/hfr.
         .library(name: "hfr-opticalflow", type: .dynamic, targets: ["COpticalFlowLibrary"]),
+        .library(name: "hfr-soundtouch", type: .dynamic, targets: ["CSoundTouchLibrary"]),
     ],
     targets: [
         // Thin C modules: each re-exports only what Swift cannot import from its headers.
         .target(
             name: "CFFmpeg",
             // Not libavfilter or libavdevice: lazy.c loads them on first use (they cost ~60 ms at start),
-            // as lazy_openh264.c and lazy_rubberband.c load OpenH264 and Rubber Band (4.5 ms).
+            // as lazy_openh264.c, lazy_rubberband.c and lazy_microhttpd.c load OpenH264, Rubber Band and
+            // libmicrohttpd (7 ms).
             // dlopen is in glibc 2.34+'s libc, so no -ldl.
             linkerSettings: [
                 .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
@@ -26,7 +29,7 @@ let package = Package(
         .systemLibrary(name: "COpenH264"),
         .systemLibrary(name: "CRubberBand"),
         .systemLibrary(name: "CV4L2"),
-        // GNU libmicrohttpd: the live preview's HTTP server.
+        // GNU libmicrohttpd: the live preview's HTTP server (loaded on first use: CFFmpeg's lazy_microhttpd.c).
         .systemLibrary(name: "CMicroHTTPD"),
 
         // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
@@ -44,10 +47,16 @@ let package = Package(
         .target(
             name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "HFRInterpolation", "CRubberBand", "CSoundTouch"]),
         // SoundTouch's WSOLA time stretch (Debian libsoundtouch-dev, a C++ library) behind a C interface:
-        // the time-domain audio mode.
-        .target(name: "CSoundTouch", linkerSettings: [.linkedLibrary("SoundTouch")]),
+        // the time-domain audio mode. The header and the loader of the library below.
+        .target(name: "CSoundTouch", dependencies: ["CFFmpeg"]),
+        // Its implementation, the hfr-soundtouch library (as COpticalFlowLibrary).
+        .target(
+            name: "CSoundTouchLibrary",
+            cxxSettings: [.unsafeFlags(["-fvisibility=hidden"])],
+            linkerSettings: [.linkedLibrary("SoundTouch"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+        ),
         // Frame interpolation behind a C interface: the header, and the loader of the library below.
-        .target(name: "COpticalFlow"),
+        .target(name: "COpticalFlow", dependencies: ["CFFmpeg"]),
         // Its implementation on OpenCV (Debian libopencv-video-dev: DIS optical flow, remap), the
         // hfr-opticalflow library. Debian ships no opencv4.pc for the video module alone: the flags
         // are spelled out. It includes COpticalFlow's header by path; every symbol but one is hidden
@@ -102,8 +111,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests", dependencies: ["hfr", "HFRTestSupport"],
             // Run by AudioDeviceTests around a private PulseAudio server; the JUnit schema BatchTests
-            // validates batch reports against.
-            exclude: ["record-with-pulse.sh", "junit.xsd"]),
+            // validates batch reports against; the Slurm cluster SlurmTests start.
+            exclude: ["record-with-pulse.sh", "junit.xsd", "slurm-cluster.sh"]),
     ]
 )
 

@@ -8,6 +8,11 @@
 
 #include "lazy.h"
 
+#include <libgen.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <libavdevice/version.h>
 #include <libavfilter/version.h>
 #include <libavutil/macros.h>
@@ -139,4 +144,35 @@ const char *hfr_avdevice_load_error(void) { return hfr_avdevice_load() < 0 ? avd
 
 void hfr_avdevice_register_all(void) {
     if (hfr_avdevice_load() == 0) avdevice_api.avdevice_register_all();
+}
+
+// MARK: hfr's own libraries
+
+/// Opens `directory`/`relative``file`; NULL with dlerror's reason appended to `error`.
+static void *open_in(const char *directory, const char *relative, const char *file, char *error, size_t size) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s%s", directory, relative, file) >= (int)sizeof path) return NULL;
+    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        size_t used = strlen(error);
+        snprintf(error + used, size - used, "%s%s", used ? "; " : "", dlerror());
+    }
+    return handle;
+}
+
+void *hfr_open_private_library(const char *file, char *error, size_t size) {
+    if (size == 0) return NULL;
+    error[0] = 0;
+    char executable[PATH_MAX];
+    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
+    if (length <= 0) {
+        snprintf(error, size, "cannot find hfr's executable to look beside it for %s", file);
+        return NULL;
+    }
+    executable[length] = 0;
+    const char *directory = dirname(executable);
+    void *handle = open_in(directory, "", file, error, size);
+    if (!handle) handle = open_in(directory, "../lib/hfr/", file, error, size);
+    if (handle) error[0] = 0;
+    return handle;
 }

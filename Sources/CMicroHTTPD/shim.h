@@ -42,6 +42,10 @@ static inline int hfr_listen(const char *host, const char *port) {
     return fd;
 }
 
+/// hfr loads libmicrohttpd on first use (CFFmpeg's lazy_microhttpd.c defines the MHD functions it
+/// calls, forwarding to it): NULL once loaded, else why it could not be (hfr_mhd_start then fails).
+const char *hfr_microhttpd_load_error(void);
+
 /// Starts a daemon on the listening socket `fd`: a thread per connection, at most `limit` clients,
 /// idle connections closed after `timeout` seconds.
 static inline struct MHD_Daemon *hfr_mhd_start(

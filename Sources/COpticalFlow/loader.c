@@ -1,49 +1,21 @@
 // Loads libhfr-opticalflow.so (COpticalFlowLibrary: the interpolator on OpenCV) on first use and
 // forwards the header's functions to it. hfr does not link OpenCV: the libraries it loads cost
-// every command 13 ms at start, though only `export --interpolate` uses them.
-//
-// The library is looked for beside hfr's own executable (the build directory; also the test
-// bundle's), then in ../lib/hfr (an installation: bin/hfr and lib/hfr/libhfr-opticalflow.so).
+// every command 13 ms at start, though only `export --interpolate` uses them. Where the library is
+// looked for: `hfr_open_private_library` (CFFmpeg).
 #include "optical_flow.h"
 
+#include "CFFmpeg.h"
+
 #include <dlfcn.h>
-#include <libgen.h>
-#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const hfr_optical_flow_table *table;
 static char load_error[1024];
 
-/// Opens the library in `directory`/`relative`; NULL with the reason appended to `load_error`.
-static void *open_in(const char *directory, const char *relative) {
-    char path[PATH_MAX];
-    if (snprintf(path, sizeof path, "%s/%s%s", directory, relative, HFR_OPTICAL_FLOW_LIBRARY) >= (int)sizeof path)
-        return NULL;
-    // RTLD_LOCAL: its symbols (OpenCV's among them) stay out of hfr's global scope.
-    void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-        size_t used = strlen(load_error);
-        snprintf(load_error + used, sizeof load_error - used, "%s%s", used ? "; " : "", dlerror());
-    }
-    return handle;
-}
-
 static void load(void) {
-    char executable[PATH_MAX];
-    ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
-    if (length <= 0) {
-        snprintf(load_error, sizeof load_error, "cannot find hfr's executable to look beside it for %s",
-                 HFR_OPTICAL_FLOW_LIBRARY);
-        return;
-    }
-    executable[length] = 0;
-    const char *directory = dirname(executable);
-    void *handle = open_in(directory, "");
-    if (!handle) handle = open_in(directory, "../lib/hfr/");
+    void *handle = hfr_open_private_library(HFR_OPTICAL_FLOW_LIBRARY, load_error, sizeof load_error);
     if (!handle) return;
     dlerror();
     const hfr_optical_flow_table *(*functions)(void) =
@@ -53,7 +25,6 @@ static void load(void) {
         snprintf(load_error, sizeof load_error, "%s", reason ? reason : "hfr_optical_flow_functions missing");
         return;
     }
-    load_error[0] = 0;
     // The handle stays open for the life of the process.
     table = functions();
 }

@@ -16,6 +16,11 @@ final class SoundTouchLane {
 
     /// `tempo`: input seconds per output second (0.25 = four times longer).
     init(tempo: Double, sampleRate: Int, channels: Int) throws(ExportFailure) {
+        if let reason = hfr_time_stretch_load_error() {
+            throw .unavailable(
+                "the time-domain audio stretch needs libhfr-soundtouch.so, beside hfr or in ../lib/hfr "
+                    + "(reinstall hfr): \(String(cString: reason))")
+        }
         var settings = SoundTouchLane.settings
         guard let made = hfr_time_stretch_create(Int32(sampleRate), Int32(channels), tempo, &settings) else {
             throw .processing("SoundTouch: no stretcher for \(channels) channels at \(sampleRate) Hz, tempo \(tempo)")

@@ -34,6 +34,12 @@ public struct PreviewServer: ~Copyable {
             throw PreviewServerFailure(
                 message: "cannot listen on \(settings.host):\(settings.port): \(cause)", isUnavailable: true)
         }
+        if let reason = hfr_microhttpd_load_error() {
+            close(fd)
+            throw PreviewServerFailure(
+                message: "the preview's HTTP server needs libmicrohttpd12: \(String(cString: reason))",
+                isUnavailable: true)
+        }
         let retained = Unmanaged.passRetained(hub)
         guard let d = hfr_mhd_start(fd, 64, 30, PreviewRoutes.handler, retained.toOpaque()) else {
             close(fd)

@@ -57,24 +57,28 @@ import Testing
         // The debug build next to the tests is the control: it does link the toolchain's runtime.
         let debug = try Tool.run("ldd", [Tool.builtHfrPath]).stdout
         #expect(debug.contains(toolchain + "/") && debug.contains("libswiftCore.so"), "\(debug)")
-        // The interpolators' library (OpenCV), which hfr loads only to interpolate: not linked, installed
-        // in lib/hfr, and needing only Debian's libraries (no Swift runtime: it holds no Swift).
-        #expect(!paths.contains { $0.contains("opencv") }, "\(paths)")
-        let flow = install.prefix + "/lib/hfr/libhfr-opticalflow.so"
-        let flowLibraries = try Installation.ldd(flow)
-        #expect(flowLibraries.contains { $0.contains("libopencv_video.so") }, "\(flowLibraries)")
-        #expect(!flowLibraries.contains { $0.contains("libswift") }, "\(flowLibraries)")
-        let flowOwners = try Installation.owners(flowLibraries)
-        for path in flowLibraries {
-            #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
-            #expect(flowOwners[path] != nil, "\(path) belongs to no Debian package")
+        // hfr's C++ parts, which it loads only when it uses them (interpolation on OpenCV, the
+        // time-domain stretch on SoundTouch): not linked, installed in lib/hfr, needing only Debian's
+        // libraries (no Swift runtime: they hold no Swift).
+        for (library, needs) in [
+            ("libhfr-opticalflow.so", "libopencv_video.so"), ("libhfr-soundtouch.so", "libSoundTouch"),
+        ] {
+            let own = try Installation.ldd(install.prefix + "/lib/hfr/" + library)
+            #expect(!paths.contains { $0.contains(needs) }, "hfr links \(needs): \(paths)")
+            #expect(own.contains { $0.contains(needs) }, "\(library): \(own)")
+            #expect(!own.contains { $0.contains("libswift") }, "\(library): \(own)")
+            let owners = try Installation.owners(own)
+            for path in own {
+                #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
+                #expect(owners[path] != nil, "\(path) belongs to no Debian package")
+            }
         }
     }
 
     /// With an empty directory mounted over the toolchain: record (libavdevice and libavfilter,
-    /// dlopened), probe (which loads neither, nor OpenCV), export with WSOLA audio (libavfilter), and
-    /// an export interpolating by optical flow (lib/hfr/libhfr-opticalflow.so and OpenCV, dlopened);
-    /// every object loaded is Debian's or hfr's.
+    /// dlopened), probe (which loads neither, nor OpenCV), export with WSOLA audio (libavfilter and
+    /// lib/hfr/libhfr-soundtouch.so), and an export interpolating by optical flow
+    /// (lib/hfr/libhfr-opticalflow.so and OpenCV); every object loaded is Debian's or hfr's.
     @Test func runsWithTheToolchainHidden() throws {
         let install = try Installation.shared.get()
         let toolchain = try Installation.toolchainRoot()
@@ -110,20 +114,24 @@ import Testing
         #expect(try InstallTests.text(dir.path("flow.err")).contains("made between them (flow)"))
 
         let loaded = try Self.loadedObjects(in: dir)
-        for name in ["libavdevice.so", "libavfilter.so", "libavformat.so", "libopencv_video.so"] {
+        for name in [
+            "libavdevice.so", "libavfilter.so", "libavformat.so", "libopencv_video.so", "libSoundTouch.so",
+        ] {
             #expect(loaded.contains { $0.contains(name) }, "\(name) not among \(loaded)")
         }
-        let flowLibrary = install.prefix + "/lib/hfr/libhfr-opticalflow.so"
-        #expect(loaded.contains { $0.hasSuffix("/lib/hfr/libhfr-opticalflow.so") }, "\(loaded)")
+        for own in ["libhfr-opticalflow.so", "libhfr-soundtouch.so"] {
+            #expect(loaded.contains { $0.hasSuffix("/lib/hfr/" + own) }, "\(own) not among \(loaded)")
+        }
         let owners = try Installation.owners(Array(loaded))
-        for path in loaded where URL(fileURLWithPath: path).standardized.path != flowLibrary {
+        let ownDirectory = install.prefix + "/lib/hfr/"
+        for path in loaded where !URL(fileURLWithPath: path).standardized.path.hasPrefix(ownDirectory) {
             #expect(!path.hasPrefix(toolchain + "/"), "\(path)")
             #expect(owners[path] != nil, "\(path) belongs to no Debian package")
         }
         // Probing loads no library it does not use.
         let probeLoaded = try Self.loadedObjects(in: dir, prefix: "probe-ld.")
         #expect(probeLoaded.contains { $0.contains("libavformat.so") }, "\(probeLoaded)")
-        for name in ["opencv", "libavfilter", "libavdevice", "libhfr-opticalflow"] {
+        for name in ["opencv", "libavfilter", "libavdevice", "libhfr-", "SoundTouch", "rubberband", "openh264"] {
             #expect(!probeLoaded.contains { $0.contains(name) }, "probe loaded \(name): \(probeLoaded)")
         }
     }

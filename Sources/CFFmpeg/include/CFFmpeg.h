@@ -104,6 +104,12 @@ AVRational hfr_av_buffersink_get_time_base(const AVFilterContext *ctx);
 int hfr_avdevice_load(void);
 /// The dynamic loader's reason libavdevice did not load, or NULL when it did.
 const char *hfr_avdevice_load_error(void);
+
+/// dlopens `file`, one of hfr's own libraries (libhfr-opticalflow.so, libhfr-soundtouch.so: the
+/// C++ parts hfr loads only when it uses them), from beside hfr's executable (a build directory,
+/// the test bundle's too) or else from ../lib/hfr (an installation). RTLD_LOCAL: their symbols stay
+/// out of hfr's scope. NULL with the reasons in `error` when it is in neither.
+void *hfr_open_private_library(const char *file, char *error, size_t size);
 void hfr_avdevice_register_all(void);
 
 #endif

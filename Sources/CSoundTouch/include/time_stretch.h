@@ -1,5 +1,9 @@
 // SoundTouch's WSOLA time stretch (tempo changed, pitch kept) behind a plain C interface, so Swift
 // never sees a C++ type or exception. Samples are 32-bit float, channels interleaved.
+//
+// The implementation (CSoundTouchLibrary) is a library of its own, libhfr-soundtouch.so, which
+// hfr loads the first time it stretches audio in the time domain (loader.c): linked, SoundTouch cost
+// every hfr command 3.5 ms at start.
 #ifndef HFR_TIME_STRETCH_H
 #define HFR_TIME_STRETCH_H
 
@@ -39,6 +43,25 @@ const char *hfr_time_stretch_error(const hfr_time_stretch *stretch);
 
 /// SoundTouch's version, e.g. "2.3.2".
 const char *hfr_time_stretch_version(void);
+
+/// NULL once libhfr-soundtouch.so is loaded (it is, on the first call of this or any function
+/// above); else why it could not be, and the functions above fail (NULL, -1, "").
+const char *hfr_time_stretch_load_error(void);
+
+/// The library's file name; hfr looks for it beside its own executable, then in ../lib/hfr.
+#define HFR_TIME_STRETCH_LIBRARY "libhfr-soundtouch.so"
+
+/// The functions above as the library hands them to the loader (its one exported symbol,
+/// `hfr_time_stretch_functions`).
+typedef struct hfr_time_stretch_table {
+    __typeof__(&hfr_time_stretch_create) create;
+    __typeof__(&hfr_time_stretch_destroy) destroy;
+    __typeof__(&hfr_time_stretch_put) put;
+    __typeof__(&hfr_time_stretch_flush) flush;
+    __typeof__(&hfr_time_stretch_receive) receive;
+    __typeof__(&hfr_time_stretch_error) error;
+    __typeof__(&hfr_time_stretch_version) version;
+} hfr_time_stretch_table;
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 // SoundTouch (Debian libsoundtouch-dev, float samples) behind time_stretch.h. SoundTouch reports
 // misuse by throwing std::runtime_error; every entry point catches, so no exception crosses into
 // Swift.
-#include "time_stretch.h"
+#include "../CSoundTouch/include/time_stretch.h"
 
 #include <soundtouch/SoundTouch.h>
 

@@ -1,0 +1,61 @@
+// Loads libhfr-soundtouch.so (CSoundTouchLibrary: the time stretch on SoundTouch) on first use and
+// forwards the header's functions to it. hfr does not link SoundTouch: it cost every command 3.5 ms
+// at start, though only `export --audio time-domain` uses it. Where the library is looked for:
+// `hfr_open_private_library` (CFFmpeg).
+#include "time_stretch.h"
+
+#include "CFFmpeg.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const hfr_time_stretch_table *table;
+static char load_error[1024];
+
+static void load(void) {
+    void *handle = hfr_open_private_library(HFR_TIME_STRETCH_LIBRARY, load_error, sizeof load_error);
+    if (!handle) return;
+    dlerror();
+    const hfr_time_stretch_table *(*functions)(void) =
+        (const hfr_time_stretch_table *(*)(void))dlsym(handle, "hfr_time_stretch_functions");
+    if (!functions) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "%s", reason ? reason : "hfr_time_stretch_functions missing");
+        return;
+    }
+    // The handle stays open for the life of the process.
+    table = functions();
+}
+
+const char *hfr_time_stretch_load_error(void) {
+    pthread_once(&once, load);
+    return table ? NULL : load_error;
+}
+
+static int loaded(void) { return hfr_time_stretch_load_error() == NULL; }
+
+hfr_time_stretch *hfr_time_stretch_create(int sample_rate, int channels, double tempo,
+                                          const hfr_time_stretch_settings *settings) {
+    return loaded() ? table->create(sample_rate, channels, tempo, settings) : NULL;
+}
+
+// A stretcher exists only if the library loaded.
+void hfr_time_stretch_destroy(hfr_time_stretch *stretch) {
+    if (stretch) table->destroy(stretch);
+}
+
+int hfr_time_stretch_put(hfr_time_stretch *stretch, const float *samples, int frames) {
+    return table->put(stretch, samples, frames);
+}
+
+int hfr_time_stretch_flush(hfr_time_stretch *stretch) { return table->flush(stretch); }
+
+int hfr_time_stretch_receive(hfr_time_stretch *stretch, float *samples, int max_frames) {
+    return table->receive(stretch, samples, max_frames);
+}
+
+const char *hfr_time_stretch_error(const hfr_time_stretch *stretch) { return table->error(stretch); }
+
+const char *hfr_time_stretch_version(void) { return loaded() ? table->version() : ""; }
