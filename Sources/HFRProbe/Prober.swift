@@ -111,6 +111,7 @@ public enum Prober {
 
         // An index (MP4 stsz, …) that promises more samples than the file holds: cut short.
         for info in streams { try promise.checkRead(stream: info.index, packets: tallies[info.index].packetCount) }
+        if let video { try checkStarts(tallies, of: streams, against: video) }
         return assemble(
             demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
     }
@@ -132,6 +133,22 @@ public enum Prober {
             throw failure
         } catch {
             preconditionFailure("unexpected error \(error)")
+        }
+    }
+
+    /// Refuses a stream that starts further from the video than any recording pauses (a damaged
+    /// first time, e.g. an audio fragment's `tfdt` of 2⁶³): exported, it would lie wholly outside the
+    /// video and come out silent.
+    private static func checkStarts(
+        _ tallies: [StreamTally], of streams: [StreamInfo], against video: StreamInfo
+    ) throws(ProbeFailure) {
+        guard let videoStart = tallies[video.index].minStart else { return }
+        let origin = Double(videoStart) * video.timeBase.doubleValue
+        for info in streams where info.index != video.index && !info.isAttachedPicture {
+            guard let start = tallies[info.index].minStart else { continue }
+            if let far = TimestampJump(start: Double(start) * info.timeBase.doubleValue - origin, of: info) {
+                throw .timestampJump(far)
+            }
         }
     }
 

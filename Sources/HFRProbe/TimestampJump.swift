@@ -12,7 +12,9 @@ public struct TimestampJump: Sendable, Equatable {
 
     public let stream: Int
     public let kind: StreamInfo.Kind
-    /// The packet (counted from 1 in its stream) whose timestamp jumps from the one before.
+    /// The packet (counted from 1 in its stream) whose timestamp jumps from the one before; 0 when
+    /// the stream's start lies that far from the video's (a damaged first time: every packet of
+    /// the stream is then far away, and none jumps from the one before).
     public let packet: Int
     /// How far it jumps, in seconds; negative when back.
     public let seconds: Double
@@ -21,6 +23,10 @@ public struct TimestampJump: Sendable, Equatable {
     public var cause: String {
         let hours = DecimalText.fixed(abs(seconds) / 3600, digits: 0)
         let jump = seconds < 0 ? "jump back by" : "jump by"
+        guard packet > 0 else {
+            let side = seconds < 0 ? "before" : "after"
+            return "corrupt timestamps: stream #\(stream) (\(kind.rawValue)) starts \(hours) hours \(side) the video"
+        }
         guard kind != .video else {
             return "corrupt timestamps: the video's timestamps \(jump) \(hours) hours at frame \(packet)"
         }
@@ -34,6 +40,13 @@ public struct TimestampJump: Sendable, Equatable {
         let seconds = largest.ticks * info.timeBase.doubleValue
         guard !(abs(seconds) <= TimestampJump.limitSeconds) else { return nil }
         self.init(stream: info.index, kind: info.kind, packet: largest.packet, seconds: seconds.isNaN ? 0 : seconds)
+    }
+
+    /// `info`'s stream starting `seconds` from the video's start (its first presented time minus the
+    /// video's), when that exceeds the limit; else nil.
+    public init?(start seconds: Double, of info: StreamInfo) {
+        guard !(abs(seconds) <= TimestampJump.limitSeconds) else { return nil }
+        self.init(stream: info.index, kind: info.kind, packet: 0, seconds: seconds.isNaN ? 0 : seconds)
     }
 
     init(stream: Int, kind: StreamInfo.Kind, packet: Int, seconds: Double) {

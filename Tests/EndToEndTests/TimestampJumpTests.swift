@@ -32,9 +32,54 @@ import Testing
         }
         #expect(try dir.contents() == before)
     }
+
+    /// Every audio fragment far from the video (its times moved by `offset` ticks of 1/48000 s):
+    /// no packet jumps from the one before, but the audio lies wholly outside the video. Before,
+    /// export exited 0 with that track silent.
+    @Test(arguments: [(Int64(0x7000_0000_0000_0000), "after"), (Int64(1) << 46, "after")])
+    func audioFarFromTheVideoIsRefused(offset: Int64, side: String) throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("far.mp4")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try CorruptInputs.base("fragmented")))
+        let moved = try MP4Edit.shiftFragmentStarts(&bytes, track: 2, by: offset)
+        try #require(moved > 1)
+        try bytes.write(to: URL(fileURLWithPath: input))
+        let before = try dir.contents()
+        for command in [["probe", input], ["export", input, dir.path("out.mp4"), "--conform", "30"]] {
+            let r = try Tool.hfr(command)
+            #expect(r.status == 65, "\(command[0]): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("export: ") }
+            #expect(lines.count == 1, "\(command[0]): \(r.stderr)")
+            let line = String(lines.first ?? "")
+            #expect(line.hasPrefix("Error: \(input): corrupt timestamps: stream #1 (audio) starts "), "\(line)")
+            #expect(line.hasSuffix("hours \(side) the video"), "\(command[0]): \(line)")
+        }
+        #expect(try dir.contents() == before)
+    }
 }
 
 extension MP4Edit {
+    /// Adds `offset` to the base media decode time (`tfdt`, version 1) of every fragment of track
+    /// `track`; returns how many it moved.
+    static func shiftFragmentStarts(_ data: inout Data, track: UInt32, by offset: Int64) throws -> Int {
+        var moved = 0
+        var from = data.startIndex
+        while let tfdt = data.range(of: Data("tfdt".utf8), in: from..<data.endIndex) {
+            from = tfdt.upperBound
+            let tfhd = try #require(data.range(of: Data("tfhd".utf8), options: .backwards, in: 0..<tfdt.lowerBound))
+            let id = data[(tfhd.upperBound + 4)..<(tfhd.upperBound + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            guard id == track else { continue }
+            try #require(data[tfdt.upperBound] == 1, "a version-0 tfdt")
+            let start = tfdt.upperBound + 4
+            let time =
+                data[start..<(start + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } &+ UInt64(bitPattern: offset)
+            data.replaceSubrange(
+                start..<(start + 8), with: (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) })
+            moved += 1
+        }
+        return moved
+    }
+
     /// Sets the base media decode time (`tfdt`, version 1) of fragment `fragment` (from 0) of
     /// track `track` to `time`.
     static func setFragmentStart(_ data: inout Data, track: UInt32, fragment: Int, to time: UInt64) throws {
