@@ -35,7 +35,7 @@ let package = Package(
         // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
         .target(name: "HFRMedia", dependencies: ["CFFmpeg", "COpenH264"]),
         // Reading a file's streams and its H.264 temporal structure.
-        .target(name: "HFRProbe", dependencies: ["HFRMedia"]),
+        .target(name: "HFRProbe", dependencies: ["HFRMedia", "CFFmpeg"]),
         // Capture sources: the test pattern and V4L2 devices through libavdevice.
         .target(name: "HFRCapture", dependencies: ["HFRMedia", "CV4L2"]),
         // Stage threads, bounded queues, the record pipeline and its crash-safe file.

@@ -1,5 +1,3 @@
-import CFFmpeg
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -61,13 +59,6 @@ public final class MappedFile {
         guard let base = bytes.baseAddress, end > released else { return }
         madvise(UnsafeMutableRawPointer(mutating: base + Int(released)), Int(end - released), MADV_DONTNEED)
         released = end
-    }
-
-    /// Starts loading the bytes at `offset` into the CPU's cache ahead of a read: a pass that reads
-    /// a few bytes here and there (NAL unit headers) waits for memory at each otherwise.
-    public func prefetch(at offset: Int64) {
-        guard let base = bytes.baseAddress, offset >= 0, offset < Int64(bytes.count) else { return }
-        hfr_prefetch(base + Int(offset))
     }
 
     /// Where `release(before:)` has got to.

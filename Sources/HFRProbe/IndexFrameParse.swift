@@ -1,3 +1,4 @@
+internal import CFFmpeg
 import HFRMedia
 
 /// The bitstream facts of a file's video frames, read from a mapping of the file where its index
@@ -16,7 +17,8 @@ struct IndexFrameParse {
 
     /// Below this many frames a half is not worth a thread.
     static let parallelHalf = 512
-    /// How far ahead of the frame it parses the CPU is asked to load a frame's first bytes.
+    /// How far ahead of the frame it parses the CPU is asked to load a frame's first bytes: a
+    /// frame's bytes are otherwise waited for, each in another part of the file.
     static let prefetchFrames = 16
 
     init(file: MappedFile, parser: FrameParser) {
@@ -27,45 +29,62 @@ struct IndexFrameParse {
     /// The structure of each of `entries` (the next frames in decode order); nil for an entry
     /// outside the file.
     mutating func structures(of entries: [IndexEntry]) -> [FrameStructure?] {
+        var out = [FrameStructure?](repeating: nil, count: entries.count)
         let half = entries.count / 2
+        let bytes = file.bytes
         guard half >= IndexFrameParse.parallelHalf else {
-            return IndexFrameParse.parse(entries[...], in: file, from: &parser)
+            var state = parser
+            out.withUnsafeMutableBufferPointer { IndexFrameParse.parse(entries[...], bytes, into: $0, from: &state) }
+            parser = state
+            return out
         }
         let start = parser
         var guess = parser
-        _ = IndexFrameParse.parse(entries[(half - 1)..<half], in: file, from: &guess)
-        let file = self.file
-        let halves = inParallel(2) { i -> ([FrameStructure?], FrameParser) in
-            var state = i == 0 ? start : guess
-            let range = i == 0 ? 0..<half : half..<entries.count
-            return (IndexFrameParse.parse(entries[range], in: file, from: &state), state)
+        var scratch: [FrameStructure?] = [nil]
+        scratch.withUnsafeMutableBufferPointer {
+            IndexFrameParse.parse(entries[(half - 1)..<half], bytes, into: $0, from: &guess)
         }
-        var (second, end) = halves[1]
-        if halves[0].1 != guess {
-            end = halves[0].1
-            second = IndexFrameParse.parse(entries[half...], in: file, from: &end)
+        let end = out.withUnsafeMutableBufferPointer { buffer -> FrameParser in
+            // Each half writes only its own part of `out`; `inParallel` returns when both are done.
+            let all = buffer
+            let ends = inParallel(2) { i -> FrameParser in
+                var state = i == 0 ? start : guess
+                let range = i == 0 ? 0..<half : half..<entries.count
+                IndexFrameParse.parse(
+                    entries[range], bytes, into: UnsafeMutableBufferPointer(rebasing: all[range]), from: &state)
+                return state
+            }
+            guard ends[0] != guess else { return ends[1] }
+            var state = ends[0]
+            IndexFrameParse.parse(
+                entries[half...], bytes, into: UnsafeMutableBufferPointer(rebasing: all[half...]), from: &state)
+            return state
         }
         parser = end
-        return halves[0].0 + second
+        return out
     }
 
-    /// `entries` parsed in order from `state`, which ends as the state after the last.
+    /// `entries` parsed in order from `state` into `out` (as many), `state` ending as the state
+    /// after the last.
     private static func parse(
-        _ entries: ArraySlice<IndexEntry>, in file: MappedFile, from state: inout FrameParser
-    ) -> [FrameStructure?] {
-        let bytes = file.bytes
-        var out: [FrameStructure?] = []
-        out.reserveCapacity(entries.count)
-        for i in entries.indices {
-            if i + prefetchFrames < entries.endIndex { file.prefetch(at: entries[i + prefetchFrames].position) }
+        _ entries: ArraySlice<IndexEntry>, _ bytes: UnsafeRawBufferPointer,
+        into out: UnsafeMutableBufferPointer<FrameStructure?>, from state: inout FrameParser
+    ) {
+        let size = Int64(bytes.count)
+        for (slot, i) in entries.indices.enumerated() {
+            let ahead = i + prefetchFrames
+            if ahead < entries.endIndex, let base = bytes.baseAddress, entries[ahead].position < size,
+                entries[ahead].position >= 0
+            {
+                hfr_prefetch(base + Int(entries[ahead].position))
+            }
             let entry = entries[i]
             let end = entry.position + Int64(entry.size)
-            guard entry.position >= 0, end <= Int64(bytes.count) else {
-                out.append(nil)
+            guard entry.position >= 0, end <= size else {
+                out[slot] = nil
                 continue
             }
-            out.append(state.parse(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.position)..<Int(end)])))
+            out[slot] = state.parse(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.position)..<Int(end)]))
         }
-        return out
     }
 }

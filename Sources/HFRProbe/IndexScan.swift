@@ -66,24 +66,28 @@ public struct IndexScan: Sendable {
         structures: (([IndexEntry]) -> [FrameStructure?])? = nil, _ body: (ProbedFrame, Int64) throws -> Void
     ) rethrows {
         var frameIndex = 0
-        var batch: [(entry: IndexEntry, duration: Int64)] = []
+        var batch: [IndexEntry] = []
+        var durations: [Int64] = []
         batch.reserveCapacity(batchFrames)
+        durations.reserveCapacity(batchFrames)
         func flush() throws {
-            let parsed = structures?(batch.map(\.entry))
-            for (i, (entry, duration)) in batch.enumerated() {
+            let parsed = structures?(batch)
+            for (i, entry) in batch.enumerated() {
                 try body(
                     ProbedFrame(
                         index: frameIndex, pts: entry.timestamp, dts: entry.timestamp, timeBase: video.timeBase,
                         size: entry.size, isKeyframe: entry.isKeyframe, structure: parsed?[i],
                         isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)),
-                    duration)
+                    durations[i])
                 frameIndex += 1
             }
             batch.removeAll(keepingCapacity: true)
+            durations.removeAll(keepingCapacity: true)
         }
         try forEachPacket(demuxer, of: video) { entry, duration in
-            if let first = batch.first, entry.position - first.entry.position > batchBytes { try flush() }
-            batch.append((entry, duration))
+            if let first = batch.first, entry.position - first.position > batchBytes { try flush() }
+            batch.append(entry)
+            durations.append(duration)
             if batch.count == batchFrames { try flush() }
         }
         try flush()
