@@ -176,3 +176,15 @@ void *hfr_open_private_library(const char *file, char *error, size_t size) {
     if (handle) error[0] = 0;
     return handle;
 }
+
+void *hfr_private_library_symbol(const char *file, const char *symbol, char *error, size_t size) {
+    void *handle = hfr_open_private_library(file, error, size);
+    if (!handle) return NULL;
+    dlerror();
+    void *found = dlsym(handle, symbol);
+    if (!found) {
+        const char *reason = dlerror();
+        snprintf(error, size, "%s", reason ? reason : symbol);
+    }
+    return found;
+}

@@ -6,7 +6,6 @@
 
 #include "CFFmpeg.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -15,18 +14,11 @@ static const hfr_optical_flow_table *table;
 static char load_error[1024];
 
 static void load(void) {
-    void *handle = hfr_open_private_library(HFR_OPTICAL_FLOW_LIBRARY, load_error, sizeof load_error);
-    if (!handle) return;
-    dlerror();
-    const hfr_optical_flow_table *(*functions)(void) =
-        (const hfr_optical_flow_table *(*)(void))dlsym(handle, "hfr_optical_flow_functions");
-    if (!functions) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "%s", reason ? reason : "hfr_optical_flow_functions missing");
-        return;
-    }
-    // The handle stays open for the life of the process.
-    table = functions();
+    // The library's one exported function hands over the table of the others.
+    void *symbol = hfr_private_library_symbol(HFR_OPTICAL_FLOW_LIBRARY, "hfr_optical_flow_functions", load_error,
+                                              sizeof load_error);
+    const hfr_optical_flow_table *(*functions)(void) = (const hfr_optical_flow_table *(*)(void))symbol;
+    if (functions) table = functions();
 }
 
 const char *hfr_optical_flow_load_error(void) {

@@ -110,6 +110,10 @@ const char *hfr_avdevice_load_error(void);
 /// the test bundle's too) or else from ../lib/hfr (an installation). RTLD_LOCAL: their symbols stay
 /// out of hfr's scope. NULL with the reasons in `error` when it is in neither.
 void *hfr_open_private_library(const char *file, char *error, size_t size);
+
+/// `symbol` of the private library `file` (opened as above, and kept open for the life of the
+/// process); NULL with the reason in `error`.
+void *hfr_private_library_symbol(const char *file, const char *symbol, char *error, size_t size);
 void hfr_avdevice_register_all(void);
 
 #endif
