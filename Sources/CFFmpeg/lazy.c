@@ -160,7 +160,8 @@ static void *open_in(const char *directory, const char *relative, const char *fi
     return handle;
 }
 
-void *hfr_open_private_library(const char *file, char *error, size_t size) {
+/// dlopens `file` from beside the executable, else from ../lib/hfr; NULL with the reasons in `error`.
+static void *open_private_library(const char *file, char *error, size_t size) {
     if (size == 0) return NULL;
     error[0] = 0;
     char executable[PATH_MAX];
@@ -178,7 +179,7 @@ void *hfr_open_private_library(const char *file, char *error, size_t size) {
 }
 
 void *hfr_private_library_symbol(const char *file, const char *symbol, char *error, size_t size) {
-    void *handle = hfr_open_private_library(file, error, size);
+    void *handle = open_private_library(file, error, size);
     if (!handle) return NULL;
     dlerror();
     void *found = dlsym(handle, symbol);

@@ -1,7 +1,7 @@
 // Loads libhfr-opticalflow.so (COpticalFlowLibrary: the interpolator on OpenCV) on first use and
 // forwards the header's functions to it. hfr does not link OpenCV: the libraries it loads cost
 // every command 13 ms at start, though only `export --interpolate` uses them. Where the library is
-// looked for: `hfr_open_private_library` (CFFmpeg).
+// looked for: `hfr_private_library_symbol` (CFFmpeg).
 #include "optical_flow.h"
 
 #include "CFFmpeg.h"

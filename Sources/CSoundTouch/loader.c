@@ -1,7 +1,7 @@
 // Loads libhfr-soundtouch.so (CSoundTouchLibrary: the time stretch on SoundTouch) on first use and
 // forwards the header's functions to it. hfr does not link SoundTouch: it cost every command 3.5 ms
 // at start, though only `export --audio time-domain` uses it. Where the library is looked for:
-// `hfr_open_private_library` (CFFmpeg).
+// `hfr_private_library_symbol` (CFFmpeg).
 #include "time_stretch.h"
 
 #include "CFFmpeg.h"

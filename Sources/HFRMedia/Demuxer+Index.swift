@@ -14,8 +14,10 @@ extension Demuxer {
         rethrows
     {
         let stream = context.pointee.streams[index]!
+        let start = Int32(clamping: max(first, 0))
         let count = avformat_index_get_entries_count(stream)
-        for i in Int32(clamping: max(first, 0))..<max(count, Int32(clamping: max(first, 0))) {
+        guard start < count else { return }
+        for i in start..<count {
             guard let entry = Demuxer.entry(stream, i) else { continue }
             try body(entry)
         }

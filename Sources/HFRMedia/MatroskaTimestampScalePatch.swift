@@ -79,8 +79,9 @@ public enum MatroskaTimestampScalePatch {
     /// The nanoseconds of "HH:MM:SS.nnnnnnnnn" (hours of any length, up to 9 decimals); nil otherwise.
     static func nanoseconds(_ text: String) -> Int64? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        // Hours below a billion: the seconds below then fit in 64 bits.
         guard parts.count == 3, let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours >= 0,
-            minutes >= 0
+            hours < 1_000_000_000, minutes >= 0, minutes < 60
         else { return nil }
         let second = parts[2].split(separator: ".", omittingEmptySubsequences: false)
         guard second.count <= 2, let whole = Int64(second[0]), whole >= 0 else { return nil }

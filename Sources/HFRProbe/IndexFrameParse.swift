@@ -40,10 +40,7 @@ struct IndexFrameParse {
         }
         let start = parser
         var guess = parser
-        var scratch: [FrameStructure?] = [nil]
-        scratch.withUnsafeMutableBufferPointer {
-            IndexFrameParse.parse(entries[(half - 1)..<half], bytes, into: $0, from: &guess)
-        }
+        _ = IndexFrameParse.structure(of: entries[half - 1], bytes, from: &guess)
         let end = out.withUnsafeMutableBufferPointer { buffer -> FrameParser in
             // Each half writes only its own part of `out`; `inParallel` returns when both are done.
             let all = buffer
@@ -70,21 +67,23 @@ struct IndexFrameParse {
         _ entries: ArraySlice<IndexEntry>, _ bytes: UnsafeRawBufferPointer,
         into out: UnsafeMutableBufferPointer<FrameStructure?>, from state: inout FrameParser
     ) {
-        let size = Int64(bytes.count)
         for (slot, i) in entries.indices.enumerated() {
             let ahead = i + prefetchFrames
-            if ahead < entries.endIndex, let base = bytes.baseAddress, entries[ahead].position < size,
-                entries[ahead].position >= 0
+            if ahead < entries.endIndex, let base = bytes.baseAddress, entries[ahead].position >= 0,
+                entries[ahead].position < Int64(bytes.count)
             {
                 hfr_prefetch(base + Int(entries[ahead].position))
             }
-            let entry = entries[i]
-            let end = entry.position + Int64(entry.size)
-            guard entry.position >= 0, end <= size else {
-                out[slot] = nil
-                continue
-            }
-            out[slot] = state.parse(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.position)..<Int(end)]))
+            out[slot] = structure(of: entries[i], bytes, from: &state)
         }
+    }
+
+    /// The frame `entry` lies at, parsed from `state` (which moves on past it); nil outside the file.
+    private static func structure(
+        of entry: IndexEntry, _ bytes: UnsafeRawBufferPointer, from state: inout FrameParser
+    ) -> FrameStructure? {
+        let end = entry.position + Int64(entry.size)
+        guard entry.position >= 0, end <= Int64(bytes.count) else { return nil }
+        return state.parse(UnsafeRawBufferPointer(rebasing: bytes[Int(entry.position)..<Int(end)]))
     }
 }

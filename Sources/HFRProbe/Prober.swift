@@ -50,14 +50,17 @@ public enum Prober {
         if let video, let marks, indexed != nil, let file = try? MappedFile(path: path) {
             videoFromIndex = video.index
             var parse = parser.map { IndexFrameParse(file: file, parser: $0) }
-            try IndexScan.forEachFrame(
-                demuxer, video: video, marks: marks,
-                structures: { entries in
+            // Without a parser (codecs other than H.264 and HEVC) no frame is read.
+            let structures: (([IndexEntry]) -> [FrameStructure?])? =
+                parse == nil
+                ? nil
+                : { entries in
                     // Pages read stay out of this process (its peak RSS flat, not the file's size).
                     if let first = entries.first { file.release(before: first.position) }
-                    return parse?.structures(of: entries) ?? entries.map { _ in nil }
+                    return parse!.structures(of: entries)
                 }
-            ) { frame, duration in
+            try IndexScan.forEachFrame(demuxer, video: video, marks: marks, structures: structures) {
+                frame, duration in
                 tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
                 try checkJumps(tallies[video.index], of: video)
                 videoIndex += 1

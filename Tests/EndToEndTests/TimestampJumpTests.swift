@@ -42,7 +42,9 @@ import Testing
     /// Every audio fragment far from the video (its times moved by `offset` ticks of 1/48000 s):
     /// no packet jumps from the one before, but the audio lies wholly outside the video. Before,
     /// export exited 0 with that track silent.
-    @Test(arguments: [(Int64(0x7000_0000_0000_0000), "after"), (Int64(1) << 46, "after")])
+    @Test(arguments: [
+        (Int64(0x7000_0000_0000_0000), "after"), (Int64(1) << 46, "after"), (-(Int64(1) << 46), "before"),
+    ])
     func audioFarFromTheVideoIsRefused(offset: Int64, side: String) throws {
         let dir = try TemporaryDirectory()
         let input = dir.path("far.mp4")
@@ -57,31 +59,9 @@ import Testing
 }
 
 extension MP4Edit {
-    /// Adds `offset` to the base media decode time (`tfdt`, version 1) of every fragment of track
-    /// `track`; returns how many it moved.
-    static func shiftFragmentStarts(_ data: inout Data, track: UInt32, by offset: Int64) throws -> Int {
-        var moved = 0
-        var from = data.startIndex
-        while let tfdt = data.range(of: Data("tfdt".utf8), in: from..<data.endIndex) {
-            from = tfdt.upperBound
-            let tfhd = try #require(data.range(of: Data("tfhd".utf8), options: .backwards, in: 0..<tfdt.lowerBound))
-            let id = data[(tfhd.upperBound + 4)..<(tfhd.upperBound + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            guard id == track else { continue }
-            try #require(data[tfdt.upperBound] == 1, "a version-0 tfdt")
-            let start = tfdt.upperBound + 4
-            let time =
-                data[start..<(start + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } &+ UInt64(bitPattern: offset)
-            data.replaceSubrange(
-                start..<(start + 8), with: (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) })
-            moved += 1
-        }
-        return moved
-    }
-
-    /// Sets the base media decode time (`tfdt`, version 1) of fragment `fragment` (from 0) of
-    /// track `track` to `time`.
-    static func setFragmentStart(_ data: inout Data, track: UInt32, fragment: Int, to time: UInt64) throws {
-        var found = 0
+    /// Where the 64-bit time of each `tfdt` (version 1) of track `track` lies, fragment by fragment.
+    static func fragmentStarts(_ data: Data, track: UInt32) throws -> [Int] {
+        var starts: [Int] = []
         var from = data.startIndex
         while let tfdt = data.range(of: Data("tfdt".utf8), in: from..<data.endIndex) {
             from = tfdt.upperBound
@@ -89,14 +69,36 @@ extension MP4Edit {
             let tfhd = try #require(data.range(of: Data("tfhd".utf8), options: .backwards, in: 0..<tfdt.lowerBound))
             let id = data[(tfhd.upperBound + 4)..<(tfhd.upperBound + 8)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
             guard id == track else { continue }
-            defer { found += 1 }
-            guard found == fragment else { continue }
             try #require(data[tfdt.upperBound] == 1, "a version-0 tfdt")
-            let start = tfdt.upperBound + 4
-            data.replaceSubrange(
-                start..<(start + 8), with: (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) })
+            starts.append(tfdt.upperBound + 4)
+        }
+        return starts
+    }
+
+    static func setTime(_ data: inout Data, at start: Int, to time: UInt64) {
+        data.replaceSubrange(
+            start..<(start + 8), with: (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) })
+    }
+
+    /// Adds `offset` to the base media decode time (`tfdt`) of every fragment of track `track`;
+    /// returns how many it moved.
+    static func shiftFragmentStarts(_ data: inout Data, track: UInt32, by offset: Int64) throws -> Int {
+        let starts = try fragmentStarts(data, track: track)
+        for start in starts {
+            let time = data[start..<(start + 8)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            setTime(&data, at: start, to: time &+ UInt64(bitPattern: offset))
+        }
+        return starts.count
+    }
+
+    /// Sets the base media decode time (`tfdt`) of fragment `fragment` (from 0) of track `track` to
+    /// `time`.
+    static func setFragmentStart(_ data: inout Data, track: UInt32, fragment: Int, to time: UInt64) throws {
+        let starts = try fragmentStarts(data, track: track)
+        guard fragment < starts.count else {
+            Issue.record("no fragment \(fragment) of track \(track)")
             return
         }
-        Issue.record("no fragment \(fragment) of track \(track)")
+        setTime(&data, at: starts[fragment], to: time)
     }
 }

@@ -105,15 +105,13 @@ int hfr_avdevice_load(void);
 /// The dynamic loader's reason libavdevice did not load, or NULL when it did.
 const char *hfr_avdevice_load_error(void);
 
-/// dlopens `file`, one of hfr's own libraries (libhfr-opticalflow.so, libhfr-soundtouch.so: the
-/// C++ parts hfr loads only when it uses them), from beside hfr's executable (a build directory,
-/// the test bundle's too) or else from ../lib/hfr (an installation). RTLD_LOCAL: their symbols stay
-/// out of hfr's scope. NULL with the reasons in `error` when it is in neither.
-void *hfr_open_private_library(const char *file, char *error, size_t size);
-
-/// `symbol` of the private library `file` (opened as above, and kept open for the life of the
-/// process); NULL with the reason in `error`.
-void *hfr_private_library_symbol(const char *file, const char *symbol, char *error, size_t size);
 void hfr_avdevice_register_all(void);
+
+/// `symbol` of `file`, one of hfr's own libraries (libhfr-opticalflow.so, libhfr-soundtouch.so: the
+/// C++ parts hfr loads only when it uses them), opened from beside hfr's executable (a build
+/// directory, the test bundle's too) or else from ../lib/hfr (an installation), RTLD_LOCAL (their
+/// symbols stay out of hfr's scope), and kept open for the life of the process. NULL with the
+/// reasons in `error` (every place looked in) when it cannot be.
+void *hfr_private_library_symbol(const char *file, const char *symbol, char *error, size_t size);
 
 #endif
