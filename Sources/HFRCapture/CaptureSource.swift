@@ -47,6 +47,10 @@ public struct CaptureRequest: Sendable {
     public var pixelFormat: String?
     /// Include the source's own audio (the test pattern's tone).
     public var includesSourceAudio: Bool
+    /// `--audio lavfi:GRAPH`: an FFmpeg audio filter graph as the generated source's sound (in
+    /// place of the test pattern's tone), paced with the picture on one clock: a beep at a known
+    /// time, for tests and demos of the audio trigger.
+    public var audioGraph: String?
 
     public init(
         source: CaptureSource, width: Int, height: Int, frameRate: Rational, pixelFormat: String? = nil,
@@ -64,6 +68,11 @@ public struct CaptureRequest: Sendable {
     /// and overflow the encoder queue, so probing stops at the first packet of each stream.
     static let liveProbing = ["probesize": "32", "analyzeduration": "0", "fpsprobesize": "0"]
 
+    /// `graph` as the lavfi input's second output: 48 kHz in frames of 1024 samples, paced.
+    private func audioOutput(_ graph: String) -> String {
+        ";\(graph),aresample=48000,asetnsamples=n=1024:p=0,arealtime[out1]"
+    }
+
     /// libavdevice's input format name, URL and options for this request.
     var input: (format: String, url: String, options: [String: String]) {
         switch source {
@@ -75,14 +84,17 @@ public struct CaptureRequest: Sendable {
                 "testsrc2=size=\(width)x\(height):rate=\(frameRate.description),"
                 + "format=\(pixelFormat ?? "yuv420p"),realtime[out0]"
             if includesSourceAudio {
-                graph += ";sine=frequency=440:sample_rate=48000:samples_per_frame=1024,arealtime[out1]"
+                graph +=
+                    audioGraph.map(audioOutput)
+                    ?? ";sine=frequency=440:sample_rate=48000:samples_per_frame=1024,arealtime[out1]"
             }
             return ("lavfi", graph, CaptureRequest.liveProbing)
         case .filterGraph(let graph):
             // The graph's output brought to the mode asked for (no-ops when it already is), then paced.
-            let video =
+            var video =
                 "\(graph),scale=\(width):\(height),fps=\(frameRate.description),"
                 + "format=\(pixelFormat ?? "yuv420p"),realtime[out0]"
+            if includesSourceAudio, let audioGraph { video += audioOutput(audioGraph) }
             return ("lavfi", video, CaptureRequest.liveProbing)
         case .device(let path):
             // ts=abs: wall-clock timestamps (monotonic ones converted), to line device audio up with.

@@ -31,10 +31,12 @@ struct CaptureArguments {
     }
 
     /// What a generated source makes (`--size`, default 1280x720, at `rate`), or a camera is first asked.
-    func request(frame: FrameSize, includesSourceAudio: Bool) -> CaptureRequest {
-        CaptureRequest(
+    func request(frame: FrameSize, includesSourceAudio: Bool, audioGraph: String? = nil) -> CaptureRequest {
+        var request = CaptureRequest(
             source: source, width: frame.width, height: frame.height, frameRate: rate, pixelFormat: pixelFormat,
             includesSourceAudio: includesSourceAudio)
+        request.audioGraph = audioGraph
+        return request
     }
 
     /// `--source test`, `--source lavfi:GRAPH`, `--device D`, or the first camera.

@@ -49,6 +49,7 @@ enum ProbeJSON {
             ("video", .optional(r.video.map(video))),
             ("avStartOffset", seconds(r.avStartOffset)),
             ("samsungSlowMotion", .optional(r.samsungSlowMotion.map(samsung))),
+            ("clip", .optional(ProbeClip(tags: r.container.tags)?.json)),
         ]
     }
 

@@ -34,6 +34,7 @@ enum ProbeText {
         }
         if let v = r.video { lines += video(v) }
         if let s = r.samsungSlowMotion { lines += samsung(s) }
+        if let clip = ProbeClip(tags: r.container.tags) { lines.append(clip.line) }
         return lines.joined(separator: "\n") + "\n"
     }
 

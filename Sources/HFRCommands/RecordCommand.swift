@@ -61,58 +61,64 @@ public struct RecordCommand: Command {
         while recording — what was captured before is kept; or the preview's port in use), 74 output
         cannot be written (disk full keeps what was captured), 1 other.
         """
-    public static let options: [OptionSpec] = [
-        .positional("OUTPUT", optional: true, help: "File to write (.mp4, .mov, .mkv); default hfr-DATE-TIME.mp4."),
-        .value(
-            "device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name.",
-            completion: .videoDevices),
-        .value(
-            "source", "test|lavfi:GRAPH",
-            help: "Use the built-in test source, or an FFmpeg filter graph, instead of a camera.", choices: ["test"]),
-        .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max).", choices: ["max"]),
-        .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
-        .value(
-            "height", "H", help: "Frame height with the preset width (2160, 1080, 720, 480).",
-            choices: ["2160", "1080", "720", "480"]),
-        .value(
-            "pixel-format", "F",
-            help: "Pixel format the source delivers (nv12, yuyv422, mjpeg…); converted to I420 when needed."),
-        .value(
-            "capture-api", "own|avdevice",
-            help: "Camera capture: hfr's own V4L2 code (default) or libavdevice's v4l2 input.",
-            choices: ["own", "avdevice"]),
-        .value(
-            "layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below).",
-            choices: ["1", "2", "3", "4"]),
-        .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
-        .value("duration", "T", help: "Stop after T of media time (5, 2.5s, 500ms, 1:30 or 1:02:03)."),
-        .value("frames", "N", help: "Stop after N frames."),
-        .value(
-            "audio", "DEVICE|none",
-            help: "Audio: the source's own (default), none, or a device: alsa:hw:1,0, pulse:NAME, hw:1.",
-            choices: ["none"], completion: .audioDevices),
-        .value(
-            "audio-rate", "HZ",
-            help: "A device's sample rate (default 48000). Above 48000 the audio is kept losslessly (ALAC): "
-                + "AAC drops what lies above 20 kHz, which is what such rates are for (ultrasound)."),
-        .value(
-            "late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait.",
-            choices: ["drop", "queue"]),
-        .value("exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms.", choices: ["auto"]),
-        .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value.", choices: ["auto"]),
-        .value(
-            "white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin.",
-            choices: ["auto"]),
-        .value("gain", "auto|V", help: "Camera gain: auto, or a gain value.", choices: ["auto"]),
-        .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
-        RotateArgument.option(
-            help: "Degrees clockwise to turn the picture when shown (files: display matrix, no re-encode)."),
-        .value(
-            "preview", "[HOST:]PORT",
-            help: "Serve a live preview page (127.0.0.1 unless HOST is given; elsewhere it needs the printed token)."),
-        .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
-        .flag("json", help: "Write the final report as JSON to stdout."),
-    ]
+    public static let options: [OptionSpec] =
+        [
+            .positional("OUTPUT", optional: true, help: "File to write (.mp4, .mov, .mkv); default hfr-DATE-TIME.mp4."),
+            .value(
+                "device", "D", help: "V4L2 capture device: path, number (2 = /dev/video2) or part of its name.",
+                completion: .videoDevices),
+            .value(
+                "source", "test|lavfi:GRAPH",
+                help: "Use the built-in test source, or an FFmpeg filter graph, instead of a camera.", choices: ["test"]
+            ),
+            .value("fps", "N|max", help: "Frame rate, e.g. 120 or 60000/1001 (default: max).", choices: ["max"]),
+            .value("size", "WxH", help: "Frame size (test source default: 1280x720)."),
+            .value(
+                "height", "H", help: "Frame height with the preset width (2160, 1080, 720, 480).",
+                choices: ["2160", "1080", "720", "480"]),
+            .value(
+                "pixel-format", "F",
+                help: "Pixel format the source delivers (nv12, yuyv422, mjpeg…); converted to I420 when needed."),
+            .value(
+                "capture-api", "own|avdevice",
+                help: "Camera capture: hfr's own V4L2 code (default) or libavdevice's v4l2 input.",
+                choices: ["own", "avdevice"]),
+            .value(
+                "layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below).",
+                choices: ["1", "2", "3", "4"]),
+            .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
+            .value("duration", "T", help: "Stop after T of media time (5, 2.5s, 500ms, 1:30 or 1:02:03)."),
+            .value("frames", "N", help: "Stop after N frames."),
+            .value(
+                "audio", "DEVICE|none",
+                help: "Audio: the source's own (default), none, a device (alsa:hw:1,0, pulse:NAME, hw:1), or an FFmpeg "
+                    + "filter graph as a generated source's sound (lavfi:GRAPH).",
+                choices: ["none"], completion: .audioDevices),
+            .value(
+                "audio-rate", "HZ",
+                help: "A device's sample rate (default 48000). Above 48000 the audio is kept losslessly (ALAC): "
+                    + "AAC drops what lies above 20 kHz, which is what such rates are for (ultrasound)."),
+            .value(
+                "late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait.",
+                choices: ["drop", "queue"]),
+            .value(
+                "exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms.", choices: ["auto"]),
+            .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value.", choices: ["auto"]),
+            .value(
+                "white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin.",
+                choices: ["auto"]),
+            .value("gain", "auto|V", help: "Camera gain: auto, or a gain value.", choices: ["auto"]),
+            .repeated("control", "NAME=V", help: "Set any camera control by its v4l2-ctl name (repeatable)."),
+            RotateArgument.option(
+                help: "Degrees clockwise to turn the picture when shown (files: display matrix, no re-encode)."),
+            .value(
+                "preview", "[HOST:]PORT",
+                help:
+                    "Serve a live preview page (127.0.0.1 unless HOST is given; elsewhere it needs the printed token)."),
+        ] + TriggerArguments.options + [
+            .flag("force", help: "Replace OUTPUT (and a leftover partial file) if they exist."),
+            .flag("json", help: "Write the final report as JSON to stdout."),
+        ]
 
     /// Complete for the test source; a camera's mode is filled in by `run` once the device is open.
     let settings: RecordSettings
@@ -126,6 +132,8 @@ public struct RecordCommand: Command {
     let preview: PreviewSettings?
     /// `--capture-api`: which code reads the camera.
     let captureAPI: CaptureAPI
+    /// `--pre-trigger`, `--trigger` …: clips around triggers instead of one file.
+    let triggers: TriggerSettings?
 
     public init(_ arguments: ParsedArguments) throws(HFRError) {
         let capture = try CaptureArguments(arguments, of: Self.self, noCameraHint: Self.noCameraHint)
@@ -139,14 +147,24 @@ public struct RecordCommand: Command {
         guard (1...4).contains(layers) else { throw .usage("--layers must be 1 to 4", of: RecordCommand.self) }
         let (duration, frameLimit) = try Self.limits(arguments)
         let late = try Self.lateFrames(arguments)
-        let (includesAudio, audioDevice) = Self.audio(arguments)
+        let (includesAudio, audioDevice, audioGraph) = Self.audio(arguments)
+        if let audioGraph {
+            guard !capture.source.isDevice, capture.camera == nil else {
+                throw .usage(
+                    "--audio lavfi:GRAPH is the sound of --source test or lavfi:GRAPH, not of a camera",
+                    of: RecordCommand.self)
+            }
+            guard !audioGraph.isEmpty else {
+                throw .usage("--audio lavfi: needs a filter graph, e.g. lavfi:sine=f=1000", of: RecordCommand.self)
+            }
+        }
         let audioRate = try Self.audioRate(arguments, device: audioDevice)
         bitrateOption = try arguments.value("bitrate", as: Bitrate.self)?.bitsPerSecond
         let output = arguments.positional("OUTPUT") ?? RecordCommand.defaultOutputName()
         captureAPI = capture.api
         camera = capture.camera
         var settings = RecordSettings(
-            capture: capture.request(frame: frame, includesSourceAudio: includesAudio),
+            capture: capture.request(frame: frame, includesSourceAudio: includesAudio, audioGraph: audioGraph),
             output: output, temporalLayers: layers, bitrate: 0, keyframeInterval: 0, encoderThreads: 1,
             duration: duration, frameLimit: frameLimit, lateFrames: late, queueCapacity: 16,
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
@@ -158,6 +176,8 @@ public struct RecordCommand: Command {
         var preview = try PreviewStart.settings(arguments, of: Self.self)
         preview?.rotation = settings.rotation
         self.preview = preview
+        triggers = try TriggerArguments.parse(
+            arguments, output: output, hasPreview: preview != nil, hasAudio: includesAudio || audioDevice != nil)
     }
 
     /// `frame` if the encoder can take it (`H264Limits`: even sides, at most level 5.2's 36864 macroblocks).
@@ -188,12 +208,16 @@ public struct RecordCommand: Command {
     }
 
     /// `--audio`: the source's own (default), none, or a capture device instead.
-    static func audio(_ arguments: ParsedArguments) -> (includesSourceAudio: Bool, device: AudioCaptureInput.Device?) {
+    static func audio(
+        _ arguments: ParsedArguments
+    ) -> (includesSourceAudio: Bool, device: AudioCaptureInput.Device?, graph: String?) {
         switch arguments.value("audio") {
-        case nil: (true, nil)
-        case "none": (false, nil)
+        case nil: (true, nil, nil)
+        case "none": (false, nil, nil)
+        // A filter graph replaces a generated source's tone (checked against the source in init).
+        case let graph? where graph.hasPrefix("lavfi:"): (true, nil, String(graph.dropFirst("lavfi:".count)))
         // A capture device replaces the source's own audio.
-        case let device?: (false, AudioCaptureInput.Device(device))
+        case let device?: (false, AudioCaptureInput.Device(device), nil)
         }
     }
 
@@ -234,20 +258,34 @@ public struct RecordCommand: Command {
         try OutputFile.checkContainer(settings.output, of: Self.self)
         // Before the camera and the output: a port in use leaves nothing behind.
         let live = RecordPreviewStatus()
+        let board = triggers.map { TriggerBoard(settings: $0) }
+        var preview = self.preview
+        if let board, board.settings.kinds.contains(.http) { preview?.trigger = { board.request(.http) } }
         let previewSession = try preview.map { p throws(HFRError) in try PreviewStart.start(p) { live.members() } }
         let session = try openSession(settings)
         defer { session.stop() }
         settings = try self.settings(for: session)
-        try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-        let progress = RecordProgress(settings: settings, camera: session.granted.card)
+        let progress = RecordProgress(settings: settings, camera: session.granted.card, triggers: board)
+        if let board {
+            try TriggerArguments.check(
+                board.settings.motionRegion, width: settings.capture.width, height: settings.capture.height)
+            // The directory must take the clips; a clip never replaces a file without --force.
+            try OutputFile.prepare(board.settings.names.name(1), partial: nil, force: true)
+            if board.settings.kinds.contains(.signal) { TriggerSignal.install() }
+        } else {
+            try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
+            // A second signal while finishing: the half-written final file goes, the partial one stays.
+            StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
+        }
         progress.prepareSignalMessages()
-        // A second signal while finishing: the half-written final file goes, the partial one stays.
-        StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         StopSignal.install()
         // The session starts streaming in the pipeline, after the audio device opened.
-        let pipeline = RecordPipeline(settings: settings, session: session, preview: previewSession?.tap)
-        live.attach(settings: settings, stats: pipeline.stats)
+        let pipeline = RecordPipeline(
+            settings: settings, session: session, preview: previewSession?.tap, triggers: board, force: force)
+        live.attach(settings: settings, stats: pipeline.stats, triggers: board)
         defer { previewSession?.stop() }
+        let keys = board.flatMap { $0.settings.kinds.contains(.key) ? KeyTrigger(board: $0) : nil }
+        defer { keys?.stop() }
         let showsStatus = settings.showsStatus
         let status: ((RecordStats, Int) -> Void)? =
             showsStatus || preview != nil
@@ -267,9 +305,13 @@ public struct RecordCommand: Command {
             }
             throw RecordStatus.error(for: error, settings: settings)
         }
+        keys?.stop()
         progress.clear()
         Console.error(RecordStatus.summary(report, capture: facts) + "\n")
         if json { Console.output(RecordStatus.json(report, capture: facts).rendered + "\n") }
+        if let failed = report.clips?.first(where: { $0.failure != nil }) {
+            throw .io(failed.path, failed.failure ?? "not written")
+        }
     }
 
     /// Opens the camera in the mode chosen for the request — before the output exists, so a device

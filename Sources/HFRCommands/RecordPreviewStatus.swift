@@ -11,14 +11,15 @@ final class RecordPreviewStatus: Sendable {
         var settings: RecordSettings
         var stats: RecordStats
         var started: Date
+        var triggers: TriggerBoard?
     }
     private let live = Locked<Live?>(nil)
     /// The capture → encoder queue's depth at the last status tick.
     let queueDepth = Atomic<Int>(0)
 
     /// From now on the members come from `stats` (the pipeline about to run).
-    func attach(settings: RecordSettings, stats: RecordStats) {
-        live.withLock { $0 = Live(settings: settings, stats: stats, started: Date()) }
+    func attach(settings: RecordSettings, stats: RecordStats, triggers: TriggerBoard? = nil) {
+        live.withLock { $0 = Live(settings: settings, stats: stats, started: Date(), triggers: triggers) }
     }
 
     func members() -> [(String, JSONValue)] {
@@ -27,7 +28,7 @@ final class RecordPreviewStatus: Sendable {
         let captured = s.captured.load(ordering: .relaxed)
         let wall = Date().timeIntervalSince(l.started)
         let dropped = s.droppedBySource.load(ordering: .relaxed)
-        return [
+        let members: [(String, JSONValue)] = [
             ("schema", .string("hfr.record/1")), ("output", .string(l.settings.output)),
             ("width", .int(Int64(l.settings.capture.width))), ("height", .int(Int64(l.settings.capture.height))),
             ("frameRate", .string(l.settings.capture.frameRate.description)),
@@ -46,5 +47,22 @@ final class RecordPreviewStatus: Sendable {
             ("queueCapacity", .int(Int64(l.settings.queueCapacity))),
             ("freeDiskBytes", PreviewStart.freeBytes(near: l.settings.output).map { .int(Int64($0)) } ?? .null),
         ]
+        guard let board = l.triggers else { return members }
+        return members + [("triggers", Self.triggers(board))]
+    }
+
+    /// A triggered recording's live figures: its triggers, what fired, the clips written, and the
+    /// motion detector's latest score beside its threshold.
+    static func triggers(_ board: TriggerBoard) -> JSONValue {
+        let s = board.settings
+        var members: [(String, JSONValue)] = [
+            ("kinds", .array(TriggerKind.allCases.filter { s.kinds.contains($0) }.map { .string($0.rawValue) })),
+            ("preTrigger", .double(s.preTrigger.doubleValue)), ("postTrigger", .double(s.postTrigger.doubleValue)),
+            ("fired", .int(Int64(board.fired))), ("clips", .int(Int64(board.clips))),
+        ]
+        if s.kinds.contains(.motion) {
+            members += [("motionScore", .rounded(board.motionScore)), ("motionThreshold", .double(s.motionThreshold))]
+        }
+        return .object(members)
     }
 }

@@ -17,9 +17,16 @@ final class RecordProgress {
     /// Recent (wall time, frames encoded) samples, the oldest about a second old.
     private var recent: [(at: Date, frames: Int)] = []
 
-    init(settings: RecordSettings, camera: String?, style: ProgressLine.Style = ProgressLine.style) {
+    /// A triggered recording's triggers (the line counts what fired and the clips written).
+    private let triggers: TriggerBoard?
+
+    init(
+        settings: RecordSettings, camera: String?, triggers: TriggerBoard? = nil,
+        style: ProgressLine.Style = ProgressLine.style
+    ) {
         self.settings = settings
         self.camera = camera
+        self.triggers = triggers
         line = ProgressLine(style: style, prefix: "record: ")
     }
 
@@ -87,8 +94,15 @@ final class RecordProgress {
         if let limit = settings.duration { text += "/\(limit.compactDescription)" }
         text += " s drops camera \(camera) late \(stats.droppedLate.load(ordering: .relaxed)) "
         text += "queue \(queueDepth)/\(settings.queueCapacity) "
-        text += "size=\(DecimalText.fixed(Double(bytes) / 1e6, digits: 1)) MB "
-        text += "bitrate=\(DecimalText.fixed(bitrate, digits: 1)) Mb/s"
+        if let triggers {
+            text += "triggers \(triggers.fired) clips \(triggers.clips)"
+            if triggers.settings.kinds.contains(.motion) {
+                text += " motion \(DecimalText.fixed(triggers.motionScore, digits: 1))%"
+            }
+        } else {
+            text += "size=\(DecimalText.fixed(Double(bytes) / 1e6, digits: 1)) MB "
+            text += "bitrate=\(DecimalText.fixed(bitrate, digits: 1)) Mb/s"
+        }
         return text
     }
 

@@ -26,6 +26,7 @@ enum RecordStatus {
     }
 
     static func summary(_ r: RecordReport, capture: CaptureFacts) -> String {
+        if let clips = r.clips { return triggeredSummary(r, clips: clips, capture: capture) }
         let layers = r.framesPerLayer.enumerated().map { "L\($0.offset) \($0.element)" }.joined(separator: ", ")
         return "Recorded \(r.output): \(r.framesEncoded) frames \(r.width)x\(r.height) @ "
             + "\(ProbeText.rate(r.frameRate)) fps (\(DecimalText.fixed(r.videoDuration.doubleValue, digits: 3)) s), "
@@ -33,6 +34,30 @@ enum RecordStatus {
             + RecordStatus.losses(r, capture: capture)
             + "\(DecimalText.fixed(Double(r.bytes) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall (\(DecimalText.fixed(r.achievedFPS, digits: 1)) fps)"
+    }
+
+    /// A triggered recording: what was captured and fired, then a line per clip.
+    static func triggeredSummary(_ r: RecordReport, clips: [ClipReport], capture: CaptureFacts) -> String {
+        var text =
+            "Recorded \(clips.count) clip\(clips.count == 1 ? "" : "s") (\(r.output)) from \(r.framesEncoded) frames "
+            + "\(r.width)x\(r.height) @ \(ProbeText.rate(r.frameRate)) fps "
+            + "(\(DecimalText.fixed(r.videoDuration.doubleValue, digits: 3)) s), dropped \(r.framesDroppedLate) late, "
+            + losses(r, capture: capture) + "pre-trigger ring at most "
+            + "\(DecimalText.fixed(Double(r.ringPeakBytes ?? 0) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
+            + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall"
+        if clips.isEmpty { text += "\nNo trigger fired: nothing was kept" }
+        for clip in clips {
+            text += "\n  \(clip.path): "
+            if let failure = clip.failure {
+                text += "not written (\(failure))"
+                continue
+            }
+            text += "\(DecimalText.fixed(clip.duration.doubleValue, digits: 3)) s, \(clip.frames) frames, trigger"
+            text += clip.triggers.count == 1 ? " " : "s "
+            text += TriggerText.list(clip.triggers)
+            if let wall = clip.firstFrameWallMicroseconds { text += ", first frame \(ClipTags.timeText(wall))" }
+        }
+        return text
     }
 
     /// "camera dropped 3 (sequence numbers), 1 corrupt skipped, " — what the source lost; a camera
@@ -80,6 +105,20 @@ enum RecordStatus {
             ("queueCapacity", .int(Int64(r.queueCapacity))),
             ("keptFragmented", .bool(r.keptFragmented)),
             ("capture", .object([("api", .string(capture.api)), ("dropsFrom", .string(capture.dropsFrom))])),
+            ("clips", .optional(r.clips.map { .array($0.map(clipJSON)) })),
+            ("preTriggerPeakBytes", .optional(r.ringPeakBytes.map { .int(Int64($0)) })),
+        ])
+    }
+
+    static func clipJSON(_ clip: ClipReport) -> JSONValue {
+        .object([
+            ("path", .string(clip.path)),
+            ("start", .double(clip.start.doubleValue)),
+            ("duration", .double(clip.duration.doubleValue)),
+            ("frames", .int(Int64(clip.frames))),
+            ("triggers", TriggerText.json(clip.triggers)),
+            ("firstFrameTime", .optional(clip.firstFrameWallMicroseconds.map { .string(ClipTags.timeText($0)) })),
+            ("failure", .optional(clip.failure.map { .string($0) })),
         ])
     }
 

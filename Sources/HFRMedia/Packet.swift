@@ -24,6 +24,16 @@ public final class Packet: @unchecked Sendable {
     /// Drops the payload, keeping the allocation for the next read.
     public func unref() { av_packet_unref(pointer) }
 
+    /// A new packet with the same timestamps and flags sharing this one's payload (reference
+    /// counted, not copied): one packet written into more than one file (a muxer takes the payload
+    /// of what it writes).
+    public func reference() throws(AVFailure) -> Packet {
+        let copy = try Packet()
+        let status = av_packet_ref(copy.pointer, pointer)
+        guard status >= 0 else { throw AVFailure(code: status, operation: "av_packet_ref") }
+        return copy
+    }
+
     public var streamIndex: Int { Int(pointer.pointee.stream_index) }
 
     /// Presentation timestamp in the stream's time base; nil when unknown.

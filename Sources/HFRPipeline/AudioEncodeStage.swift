@@ -1,5 +1,9 @@
 import HFRMedia
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The audio thread: converts samples to the encoder's format, re-chunks them to its frame size,
 /// and encodes them with timestamps counted in samples (so audio length is exact). AAC up to 48 kHz;
 /// above, ALAC: FFmpeg's AAC encoder low-passes below 20 kHz, and what lies above is why a device is
@@ -13,6 +17,8 @@ final class AudioEncodeStage {
     /// Planar float to the encoder's sample format (ALAC's integers), made on first use.
     private var encoderFormat: Resampler?
     private var samplesSent: Int64 = 0
+    /// `--trigger audio`: where its triggers go.
+    var levelTrigger: TriggerBoard?
     /// Samples placed on the timeline so far (what the next frame's pts should be).
     private var placed: Int64 = 0
 
@@ -102,9 +108,25 @@ final class AudioEncodeStage {
         placed += Int64(max(0, converted.sampleCount - skip))
     }
 
+    /// `--trigger audio`: the first sample at or above the threshold fires it at that sample's time
+    /// (samples count from the first video frame); a frame wholly below re-arms it.
+    private func detectLevel(_ frame: Frame, _ board: TriggerBoard) {
+        let threshold = Float(pow(10, board.settings.audioThreshold / 20))
+        var first: Int?
+        if frame.isPlanarFloat(channels: frame.channelCount) {
+            for channel in 0..<frame.channelCount {
+                let samples = frame.floatPlane(channel)
+                if let i = samples.firstIndex(where: { abs($0) >= threshold }) { first = min(first ?? i, i) }
+            }
+        }
+        let at = samplesSent + Int64(first ?? 0)
+        board.detect(.audio, at: Rational(at, Int64(sampleRate)), isAbove: first != nil)
+    }
+
     /// Encodes `frame` (nil flushes) and forwards the packets; false when the muxer has gone.
     private func encode(_ frame: Frame?, _ mux: BoundedQueue<MuxItem>) throws(AVFailure) -> Bool {
         if let frame {
+            if let board = levelTrigger { detectLevel(frame, board) }
             frame.pts = samplesSent
             samplesSent += Int64(frame.sampleCount)
             stats.audioSamples.add(frame.sampleCount, ordering: .relaxed)

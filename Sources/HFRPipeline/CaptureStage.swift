@@ -26,6 +26,9 @@ final class CaptureStage {
     let shouldStop: @Sendable () -> Bool
     /// A live preview's mailbox, offered pictures without waiting (`PreviewTap`).
     var preview: PreviewTap?
+    /// A triggered recording's triggers: the requests (signal, key, button) are stamped with the
+    /// time of the frame that arrives after them.
+    var triggers: TriggerBoard?
     /// Where a camera's still-compressed JPEG pictures go (the decode stage), when it sends them.
     var jpegQueue: BoundedQueue<JPEGPicture>?
     /// JPEG pictures queued so far (their `order`).
@@ -147,6 +150,7 @@ final class CaptureStage {
     ) -> StopReason? {
         if firstVideoPts == nil {
             firstVideoPts = pts
+            stats.firstFrameWall.store(wallClock ?? Clock.wallMicroseconds, ordering: .relaxed)
             // A device's audio is stamped with the wall clock (so is a camera frame's capture, when
             // the source knows it); the source's own audio shares the video's clock.
             audioOrigin =
@@ -159,6 +163,7 @@ final class CaptureStage {
         if let limit = settings.duration, time >= limit { return .duration }
         if let limit = settings.frameLimit, stats.captured.load(ordering: .relaxed) >= limit { return .frames }
         stats.captured.add(1, ordering: .relaxed)
+        triggers?.stamp(at: time)
         if let last = lastVideoTime {
             // Frames the source never delivered show as gaps in its timestamps.
             let missing = ((time - last) / frameDuration).rounded() - 1

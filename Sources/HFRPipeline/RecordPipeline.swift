@@ -18,10 +18,20 @@ public final class RecordPipeline: Sendable {
     let preview: PreviewTap?
     private let stopRequested = Atomic<Bool>(false)
 
-    public init(settings: RecordSettings, session: CaptureSession, preview: PreviewTap? = nil) {
+    /// A triggered recording's triggers (`--pre-trigger`, `--trigger`): clips instead of one file.
+    let triggers: TriggerBoard?
+    /// `--force`: a clip may replace a file of its name.
+    let force: Bool
+
+    public init(
+        settings: RecordSettings, session: CaptureSession, preview: PreviewTap? = nil, triggers: TriggerBoard? = nil,
+        force: Bool = false
+    ) {
         self.settings = settings
         self.session = session
         self.preview = preview
+        self.triggers = triggers
+        self.force = force
     }
 
     /// Asks the pipeline to stop cleanly (as Ctrl-C does).
@@ -42,6 +52,15 @@ public final class RecordPipeline: Sendable {
             audio = try audioStream.map { a throws(EncoderFailure) in
                 try AudioEncodeStage(sampleRate: a.sampleRate, channels: max(1, min(a.channels, 2)), stats: stats)
             }
+        } catch {
+            throw .encoder(error)
+        }
+        if let triggers {
+            return try runTriggered(
+                triggers, input: input, audioDevice: audioDevice, video: video, audio: audio, started: started,
+                status: status)
+        }
+        do throws(EncoderFailure) {
             writer = try openWriter(
                 parameterSets: video.parameterSets(), videoTimeBase: video.outputTimeBase,
                 audio: audio.map { a throws(EncoderFailure) in try a.format() })
@@ -50,8 +69,15 @@ public final class RecordPipeline: Sendable {
         }
         // What the report and the finalizer need from the audio stage, read before it is handed over.
         let audioFormat = audio.map { (sampleRate: $0.sampleRate, priming: Int64($0.encoder.initialPadding)) }
-        let outcome = runStages(
-            input: input, audioDevice: audioDevice, video: video, audio: audio, writer: writer, status: status)
+        let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, depth in
+            if let failure = muxStage(mux, into: writer, status: status, depth: depth) { return failure }
+            do throws(AVFailure) {
+                try writer.finish()
+            } catch {
+                return error
+            }
+            return nil
+        }
         let partial = settings.partialPath
         let isEmpty = stats.encoded.load(ordering: .relaxed) == 0
         if let failure = outcome.encoderFailure {
@@ -77,7 +103,7 @@ public final class RecordPipeline: Sendable {
                 outcome.capture, started: started, keptFragmented: kept, audioSampleRate: audioFormat?.sampleRate)
             throw .write(writeFailure, report: kept ? report : nil)
         }
-        do {
+        do throws(AVFailure) {
             try RecordingFinalizer.finalize(
                 partial: partial, output: settings.output, captureRate: settings.capture.frameRate,
                 audio: audioFormat.map {
@@ -131,7 +157,7 @@ public final class RecordPipeline: Sendable {
     }
 
     /// What the stages reported once they were all joined.
-    private struct StagesOutcome {
+    struct StagesOutcome {
         var capture: CaptureStage.Outcome
         var encoderFailure: EncoderFailure?
         var writeFailure: AVFailure?
@@ -139,9 +165,11 @@ public final class RecordPipeline: Sendable {
 
     /// capture → encode (video, audio) → mux: each stage on its own thread, the mux stage on this
     /// one, joined by bounded queues; returns once every stage has ended and the file is closed.
-    private func runStages(
+    /// `sink` takes the encoded packets (given the capture queues' depth) until the encoders end;
+    /// the write that failed, if one did.
+    func runStages(
         input: any FrameSource, audioDevice: AudioCaptureInput?, video: sending VideoEncodeStage,
-        audio: sending AudioEncodeStage?, writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?
+        audio: sending AudioEncodeStage?, sink: (BoundedQueue<MuxItem>, () -> Int) -> AVFailure?
     ) -> StagesOutcome {
         // An MJPEG camera's pictures are decoded by their own stage, off the capture thread.
         let decode =
@@ -161,6 +189,7 @@ public final class RecordPipeline: Sendable {
             deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
             shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
         capture.preview = preview
+        capture.triggers = triggers
         capture.jpegQueue = jpegs
         let decodeThreads = decode?.start(from: jpegs!, to: frames) ?? []
         let captureThread = StageThread(name: "capture") { capture.run() }
@@ -168,8 +197,7 @@ public final class RecordPipeline: Sendable {
         var audioThread: StageThread<EncoderFailure?>?
         if let audio { audioThread = StageThread(name: "audio") { audio.run(from: samples!, to: mux) } }
 
-        var writeFailure = muxStage(
-            mux, into: writer, status: status, depth: { frames.depth + (jpegs?.depth ?? 0) })
+        let writeFailure = sink(mux) { frames.depth + (jpegs?.depth ?? 0) }
         if writeFailure != nil {
             stop()
             mux.cancel()
@@ -181,13 +209,6 @@ public final class RecordPipeline: Sendable {
         let decodeFailure = decodeThreads.compactMap { $0.join() }.first
         let encoderFailure = decodeFailure ?? encodeThread.join() ?? audioThread?.join()
         deviceThread?.join()
-        if writeFailure == nil {
-            do {
-                try writer.finish()
-            } catch {
-                writeFailure = error
-            }
-        }
         return StagesOutcome(capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure)
     }
 
@@ -227,7 +248,7 @@ public final class RecordPipeline: Sendable {
         }
     }
 
-    private func makeReport(
+    func makeReport(
         _ capture: CaptureStage.Outcome, started: Date, keptFragmented: Bool, audioSampleRate: Int?
     ) -> RecordReport {
         var info = stat()

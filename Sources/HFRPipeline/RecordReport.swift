@@ -31,6 +31,10 @@ public struct RecordReport: Sendable {
     /// Set when the final file could not be written (disk full) and the fragmented recording was
     /// kept under the output name instead.
     public let keptFragmented: Bool
+    /// A triggered recording's clips, in order (`output` is then their names' template).
+    public var clips: [ClipReport]? = nil
+    /// The most the pre-trigger ring held, in bytes.
+    public var ringPeakBytes: Int? = nil
 
     /// Frames per second actually achieved (encoded ÷ wall time).
     public var achievedFPS: Double { wallSeconds > 0 ? Double(framesEncoded) / wallSeconds : 0 }

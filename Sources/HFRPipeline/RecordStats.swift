@@ -15,6 +15,9 @@ public final class RecordStats: Sendable {
     public let audioSamples = Atomic<Int>(0)
     public let bytes = Atomic<Int>(0)
     public let maxQueueDepth = Atomic<Int>(0)
+    /// The first frame's wall-clock time (CLOCK_REALTIME µs; 0 until it arrives): a clip's first
+    /// frame is dated from it and the capture clock.
+    let firstFrameWall = Atomic<Int64>(0)
     // Frames per temporal layer 0…3 (Atomic is noncopyable, so no array of them).
     private let layer0 = Atomic<Int>(0)
     private let layer1 = Atomic<Int>(0)
@@ -22,6 +25,11 @@ public final class RecordStats: Sendable {
     private let layer3 = Atomic<Int>(0)
 
     public init() {}
+
+    var firstFrameWallMicroseconds: Int64? {
+        let wall = firstFrameWall.load(ordering: .relaxed)
+        return wall == 0 ? nil : wall
+    }
 
     func countLayer(_ temporalID: Int) {
         switch temporalID {

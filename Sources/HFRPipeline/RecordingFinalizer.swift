@@ -31,14 +31,23 @@ enum RecordingFinalizer {
         var samples: Int64
     }
 
+    /// A triggered recording's clip: `preroll` seconds of its video (from the key frame it starts
+    /// at to its window's start) are hidden by an MP4/MOV edit list (decoded, not shown; the
+    /// audio's edit list starts there too), and its own tags (`ClipTags`).
+    struct ClipTiming {
+        var preroll: Rational
+        var tags: [(key: String, value: String)]
+        var creationTime: String
+    }
+
     /// Remuxes `partial` into `output` through a temporary file in the same directory.
     static func finalize(
-        partial: String, output: String, captureRate: Rational, audio: AudioTiming?
+        partial: String, output: String, captureRate: Rational, audio: AudioTiming?, clip: ClipTiming? = nil
     ) throws(AVFailure) {
         let file = AtomicOutput(path: output)
         try remux(
             partial, into: file.temporaryPath, format: AtomicOutput.containerFormat(for: output),
-            captureRate: captureRate, audio: audio)
+            captureRate: captureRate, audio: audio, clip: clip)
         do {
             try file.commit()
         } catch {
@@ -48,7 +57,8 @@ enum RecordingFinalizer {
     }
 
     private static func remux(
-        _ partial: String, into path: String, format: String, captureRate: Rational, audio: AudioTiming?
+        _ partial: String, into path: String, format: String, captureRate: Rational, audio: AudioTiming?,
+        clip: ClipTiming?
     ) throws(AVFailure) {
         let demuxer = try Demuxer(url: partial)
         let streams = demuxer.streams
@@ -68,9 +78,10 @@ enum RecordingFinalizer {
         for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }
         // When capture started, as the fragmented file says (written as its first frame was encoded).
         let started =
-            demuxer.metadata["creation_time"]
+            clip?.creationTime ?? demuxer.metadata["creation_time"]
             ?? HFRVersion.creationTimeText(secondsSince1970: Int64(Date().timeIntervalSince1970))
         for (key, value) in HFRVersion.tags(creationTime: started) { muxer.setMetadata(key, value) }
+        for (key, value) in clip?.tags ?? [] { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
         let video = streams.first { $0.kind == .video }
         let packaging = video.map { NALPackaging(extradata: $0.extradata) }
@@ -83,6 +94,12 @@ enum RecordingFinalizer {
                 // The fragmented file cannot carry these marks (FFmpeg 5.1 writes none in trun);
                 // the bitstream says which frames are non-reference, so `sdtp` is rebuilt from it.
                 packet.isDisposable = packet.withData { FrameStructure(packet: $0, packaging: packaging) }.isDroppable
+            }
+            if input.kind == .video, let preroll = clip?.preroll, preroll > Rational(0) {
+                // Frames before the clip's start get negative times: the edit list hides them.
+                let shift = (preroll / input.timeBase).rounded()
+                packet.pts = packet.pts.map { $0 - shift }
+                packet.dts = packet.dts.map { $0 - shift }
             }
             if input.kind == .audio, let audio {
                 // Back to the encoder's own timeline (priming before 0, hidden by the edit list) and the

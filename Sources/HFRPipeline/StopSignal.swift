@@ -32,6 +32,11 @@ public enum StopSignal {
     nonisolated(unsafe) private static var abortOtherwise: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var abortCondition: UnsafeMutablePointer<CChar>?
 
+    /// Makes the second signal put the terminal back to `settings` before exiting (a key trigger
+    /// turned off its line editing and echo). Set before the signal can arrive.
+    public static func restoreTerminalOnAbort(_ settings: termios) { terminal = settings }
+    nonisolated(unsafe) private static var terminal: termios?
+
     /// Installs the handlers for SIGINT and SIGTERM.
     public static func install() {
         let handler: @convention(c) (Int32) -> Void = { _ in
@@ -41,6 +46,8 @@ public enum StopSignal {
             if count >= 2 {
                 // unlink, access, strlen and write are async-signal-safe.
                 if let path = StopSignal.abandonedPath { unlink(path) }
+                // tcsetattr is async-signal-safe.
+                if var settings = StopSignal.terminal { tcsetattr(0, TCSANOW, &settings) }
                 let exists = StopSignal.abortCondition.map { access($0, F_OK) == 0 } ?? true
                 if let text = exists ? StopSignal.abortText : StopSignal.abortOtherwise {
                     _ = write(2, text, strlen(text))

@@ -8,6 +8,9 @@ final class VideoEncodeStage {
     let outputTimeBase: Rational
     let frameTicks: Int64
     let stats: RecordStats
+    /// `--trigger motion`: the detector, and where its triggers go.
+    var motionDetector: MotionDetector?
+    var motionBoard: TriggerBoard?
 
     /// `isFullRange`: the pictures use the full 0–255 range (JPEG's yuvj420p), so the SPS says so.
     init(
@@ -49,6 +52,12 @@ final class VideoEncodeStage {
             var converter = try PictureConverter(width: encoder.settings.width, height: encoder.settings.height)
             while let frame = frames.pop() {
                 let picture = try converter.i420(frame)
+                if let board = motionBoard, let score = motionDetector?.score(picture) {
+                    board.motionScore = score
+                    board.detect(
+                        .motion, at: Rational.seconds(frame.pts ?? 0, in: inputTimeBase),
+                        isAbove: score >= board.settings.motionThreshold)
+                }
                 let pts = Rational.rescale(frame.pts ?? 0, from: inputTimeBase, to: outputTimeBase)
                 let packet = try Packet()
                 let encoded = try encoder.encode(picture, pts: pts, timeBase: outputTimeBase, into: packet)

@@ -16,10 +16,13 @@ enum PreviewPage {
         td.v { text-align: right; font-variant-numeric: tabular-nums; color: #fff; }
         #warning { color: #ff6b5b; font-weight: bold; min-height: 1.4em; }
         h1 { font-size: 16px; margin: 0 0 6px; }
+        #trigger { font: inherit; font-weight: bold; padding: 8px 20px; margin: 0 0 8px; background: #c62828;
+          color: #fff; border: 0; border-radius: 4px; cursor: pointer; }
         </style></head>
         <body>
         <div id="view"><img id="picture" src="/stream.mjpg" alt="live picture"></div>
-        <div id="info"><h1 id="title">hfr</h1><div id="warning"></div><table id="figures"></table></div>
+        <div id="info"><h1 id="title">hfr</h1><button id="trigger" type="button" hidden>Trigger</button>
+        <div id="warning"></div><table id="figures"></table></div>
         <script>
         "use strict";
         const num = (v) => v === undefined || v === null ? "–" : String(v);
@@ -42,6 +45,10 @@ enum PreviewPage {
           ["Elapsed", (s) => clock(s.wallSeconds)],
           ["Free disk", (s) => s.freeDiskBytes === undefined ? undefined : bytes(s.freeDiskBytes)],
           ["Preview fps", (s) => s.preview ? fixed(s.preview.fps, 1) : undefined],
+          ["Triggers", (s) => s.triggers ? s.triggers.fired + " (" + s.triggers.kinds.join(", ") + ")" : undefined],
+          ["Clips written", (s) => s.triggers ? num(s.triggers.clips) : undefined],
+          ["Motion", (s) => s.triggers && s.triggers.motionThreshold !== undefined
+            ? fixed(s.triggers.motionScore, 2) + " % (fires at " + s.triggers.motionThreshold + " %)" : undefined],
         ];
         function show(s) {
           document.getElementById("title").textContent = s.output ? "Recording " + s.output
@@ -58,6 +65,7 @@ enum PreviewPage {
           const lost = (s.framesDroppedLate || 0) + Math.max(0, s.framesDroppedByDevice ?? 0)
             + (s.framesMissingFromSource || 0);
           document.getElementById("warning").textContent = lost > 0 ? "Frames are being lost: " + lost + " so far" : "";
+          document.getElementById("trigger").hidden = !(s.triggers && s.triggers.kinds.includes("http"));
           turn = s.preview ? s.preview.rotation : 0;
           place();
         }
@@ -72,6 +80,8 @@ enum PreviewPage {
           view.style.height = quarter ? picture.offsetWidth + "px" : "";
         }
         document.getElementById("picture").onload = place;
+        // The button fires a clip (POST /trigger; the page's cookie carries the token).
+        document.getElementById("trigger").onclick = () => fetch("/trigger", { method: "POST" });
         const events = new EventSource("/events");
         events.onmessage = (e) => show(JSON.parse(e.data));
         </script></body></html>

@@ -3,7 +3,7 @@ import Foundation
 
 /// The request handler and the response builders for `PreviewServer`.
 enum PreviewRoutes {
-    static let paths: Set<String> = ["/", "/stream.mjpg", "/status", "/events"]
+    static let paths: Set<String> = ["/", "/stream.mjpg", "/status", "/events", "/trigger"]
 
     /// libmicrohttpd's access handler: the hub is `cls`.
     ///
@@ -24,6 +24,7 @@ enum PreviewRoutes {
                 headers: [("WWW-Authenticate", "Bearer realm=\"hfr preview\"")])
         }
         guard paths.contains(path) else { return text(connection, 404, "not found\n") }
+        if path == "/trigger" { return trigger(connection, verb: verb, settings: settings) }
         guard verb == "GET" || verb == "HEAD" else {
             return text(connection, 405, "only GET and HEAD\n", headers: [("Allow", "GET, HEAD")])
         }
@@ -52,6 +53,27 @@ enum PreviewRoutes {
             }
             return stream(connection, StreamClient(hub: hub, kind: .events), type: "text/event-stream")
         }
+    }
+
+    /// `POST /trigger`: fires a recording's clip (`--trigger http`). A browser's request from
+    /// another site's page is refused (its `Origin` names another host than the request's `Host`),
+    /// so a page elsewhere cannot fire it through a viewer's browser.
+    static func trigger(_ connection: OpaquePointer, verb: String, settings: PreviewSettings) -> MHD_Result {
+        guard verb == "POST" else {
+            return text(connection, 405, "only POST\n", headers: [("Allow", "POST")])
+        }
+        guard !declaresBody(connection) else { return text(connection, 413, "a request body is not accepted\n") }
+        if let origin = hfr_mhd_header(connection, "Origin").map({ String(cString: $0) }) {
+            let host = hfr_mhd_header(connection, "Host").map { String(cString: $0) } ?? ""
+            guard origin == "http://" + host else {
+                return text(connection, 403, "a trigger from another site's page is refused\n")
+            }
+        }
+        guard let fire = settings.trigger else {
+            return text(connection, 404, "this recording has no http trigger (hfr record --trigger http)\n")
+        }
+        guard fire() else { return text(connection, 503, "the recording is not taking triggers\n") }
+        return text(connection, 200, "triggered\n")
     }
 
     /// Whether the request carries `token`: as the query argument `token`, the page's cookie, or

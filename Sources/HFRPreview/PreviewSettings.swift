@@ -13,6 +13,9 @@ public struct PreviewSettings: Sendable {
     public var token: PreviewToken?
     /// Streams (`/stream.mjpg`, `/events`) served at once: a page holds two. One more gets 503.
     public var maxStreams = 16
+    /// `POST /trigger` (the page's button): fires a recording's clip; nil when it has no http
+    /// trigger. Returns whether it was taken.
+    public var trigger: (@Sendable () -> Bool)?
 
     public init(host: String = "127.0.0.1", port: Int, maxWidth: Int = 640, maxFPS: Int = 30, rotation: Int = 0) {
         self.host = host
