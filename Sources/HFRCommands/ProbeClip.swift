@@ -7,10 +7,12 @@ struct ProbeClip {
     let triggers: [TriggerEvent]
     let firstFrameTime: String?
 
+    /// From a file's tags; Matroska's names are upper case (FFmpeg writes them so).
     init?(tags: [String: String]) {
-        guard let text = tags[ClipTags.triggersKey], let triggers = ClipTags.triggers(from: text) else { return nil }
+        func tag(_ key: String) -> String? { tags.first { $0.key.lowercased() == key }?.value }
+        guard let text = tag(ClipTags.triggersKey), let triggers = ClipTags.triggers(from: text) else { return nil }
         self.triggers = triggers
-        firstFrameTime = tags[ClipTags.firstFrameTimeKey]
+        firstFrameTime = tag(ClipTags.firstFrameTimeKey)
     }
 
     /// `Clip: trigger motion at 1.000 s; first frame captured 2026-12-05T18:26:46.473076Z`.

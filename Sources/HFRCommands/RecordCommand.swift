@@ -52,6 +52,19 @@ public struct RecordCommand: Command {
         included, with no re-encoding (ffprobe, which counts counter-clockwise, prints rotation -90;
         exiftool Rotation 90); in MKV as the track's Projection roll (-90), which FFmpeg reads back.
 
+        --pre-trigger T records as a high-speed camera does: the last T of encoded frames (from a
+        key frame) and audio wait in RAM, and each trigger writes a clip from T before it to
+        --post-trigger T after it (default 2s); windows that overlap make one clip. --trigger
+        picks what fires (default key,signal, and http with --preview): signal (SIGUSR1), key
+        (Enter or space; a line when standard input is a pipe), http (the preview's button or
+        POST /trigger), motion (--motion-threshold percent of change in downscaled luma, default
+        5, in --motion-region X,Y,W,H), audio (--audio-threshold dBFS, default -20). OUTPUT names
+        the clips as a template (shot-%03d.mp4; take.mp4 gives take-001.mp4 …); a clip never
+        replaces a file without --force. In MP4/MOV an edit list hides the frames before the
+        window's start; each clip stores its triggers and its first frame's wall-clock time
+        (hfr probe shows them). --clips N stops after N clips. --audio lavfi:GRAPH gives a
+        generated source a sound from an FFmpeg audio graph (a beep at a known time).
+
         --preview [HOST:]PORT serves a live page while recording (hfr preview --help): the picture
         as MJPEG (≤ 640 px wide, ≤ 30 fps), the figures as JSON (/status) and events; it never holds
         up the capture (a picture is offered to it only when it is free).

@@ -10,6 +10,9 @@ import HFRTestSupport
 enum Preview {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("PreviewScripts/preview_clients.py").path
+    /// Opens a page in headless Chromium and clicks a button as a user would (DevTools protocol).
+    static let clickScript = URL(fileURLWithPath: script).deletingLastPathComponent()
+        .appendingPathComponent("click_button.py").path
 
     /// A TCP port nothing listens on now (the kernel's pick for port 0 on loopback).
     static func freePort() -> Int {

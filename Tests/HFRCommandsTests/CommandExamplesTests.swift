@@ -65,7 +65,9 @@ import Testing
 
     /// Command lines a choice is tried in: something valid around the option.
     static let contexts: [String: [[String]]] = [
-        "record": [[], ["--source", "test"], ["--device", "/dev/video9"]],
+        "record": [
+            [], ["--source", "test"], ["--device", "/dev/video9"], ["--source", "test", "--preview", "8080"],
+        ],
         "export": [["in.mp4", "out.mp4", "--fps", "30"], ["in.mp4", "out.mp4"]],
         "batch": [["jobs.json"]],
         "completion": [[]],

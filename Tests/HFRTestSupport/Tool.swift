@@ -24,8 +24,14 @@ public enum Tool {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = stdin.map { _ in Pipe() }
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
+        if let input, let stdin {
+            // Written whole, then closed: the child sees the text, then the end of its input.
+            try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         // Read both pipes concurrently so neither fills up and blocks the child.
         nonisolated(unsafe) var errData = Data()
         let group = DispatchGroup()
