@@ -9,6 +9,7 @@ import Synchronization
 /// (no line editing, no echo; Ctrl-C still stops), and the terminal is put back when recording
 /// ends — also after a second Ctrl-C (`StopSignal.restoreTerminalOnAbort`). Not on a terminal,
 /// each line (or space) read from standard input is one trigger, so a script can pipe them in.
+/// A recording in the background of a terminal reads no keys (the other triggers still work).
 final class KeyTrigger {
     private final class Flag: Sendable {
         let isSet = Atomic<Bool>(false)
@@ -17,7 +18,10 @@ final class KeyTrigger {
     private var thread: StageThread<Void>?
     private var saved: termios?
 
-    init(board: TriggerBoard) {
+    /// Nil when standard input is a terminal this process does not own (started in the
+    /// background with `&`): setting or reading it would stop the process (SIGTTOU, SIGTTIN).
+    init?(board: TriggerBoard) {
+        if isatty(0) != 0, tcgetpgrp(0) != getpgrp() { return nil }
         if isatty(0) != 0 {
             var settings = termios()
             if tcgetattr(0, &settings) == 0 {

@@ -282,6 +282,7 @@ public struct RecordCommand: Command {
         if let board {
             try TriggerArguments.check(
                 board.settings.motionRegion, width: settings.capture.width, height: settings.capture.height)
+            try TriggerArguments.checkRing(board.settings, bitrate: settings.bitrate)
             // The directory must take the clips; a clip never replaces a file without --force.
             try OutputFile.prepare(board.settings.names.name(1), partial: nil, force: true)
             if board.settings.kinds.contains(.signal) { TriggerSignal.install() }
@@ -298,6 +299,9 @@ public struct RecordCommand: Command {
         live.attach(settings: settings, stats: pipeline.stats, triggers: board)
         defer { previewSession?.stop() }
         let keys = board.flatMap { $0.settings.kinds.contains(.key) ? KeyTrigger(board: $0) : nil }
+        if let board, board.settings.kinds.contains(.key), keys == nil {
+            Console.error("Note: in the background of a terminal, keys do not fire clips (kill -USR1 does)\n")
+        }
         defer { keys?.stop() }
         let showsStatus = settings.showsStatus
         let status: ((RecordStats, Int) -> Void)? =

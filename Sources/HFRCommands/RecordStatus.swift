@@ -52,7 +52,9 @@ enum RecordStatus {
                 text += "not written (\(failure))"
                 continue
             }
-            text += "\(DecimalText.fixed(clip.duration.doubleValue, digits: 3)) s, \(clip.frames) frames, trigger"
+            text += "\(DecimalText.fixed(clip.duration.doubleValue, digits: 3)) s, \(clip.frames) frames, "
+            if clip.missingFrames > 0 { text += "\(clip.missingFrames) missing (dropped), " }
+            text += "trigger"
             text += clip.triggers.count == 1 ? " " : "s "
             text += TriggerText.list(clip.triggers)
             if let wall = clip.firstFrameWallMicroseconds { text += ", first frame \(ClipTags.timeText(wall))" }
@@ -116,6 +118,7 @@ enum RecordStatus {
             ("start", .double(clip.start.doubleValue)),
             ("duration", .double(clip.duration.doubleValue)),
             ("frames", .int(Int64(clip.frames))),
+            ("framesMissing", .int(Int64(clip.missingFrames))),
             ("triggers", TriggerText.json(clip.triggers)),
             ("firstFrameTime", .optional(clip.firstFrameWallMicroseconds.map { .string(ClipTags.timeText($0)) })),
             ("failure", .optional(clip.failure.map { .string($0) })),

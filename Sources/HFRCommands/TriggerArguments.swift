@@ -81,6 +81,20 @@ enum TriggerArguments {
         }
     }
 
+    /// The pre-trigger ring holds about the bitrate times (pre-trigger + a key-frame interval of
+    /// 1 s + 1 s of encoder lag): refused before capture when that is more than half of the RAM
+    /// available now (`MemAvailable`), so a long ring at a high bitrate cannot exhaust memory.
+    static func checkRing(_ settings: TriggerSettings, bitrate: Int) throws(HFRError) {
+        let seconds = settings.preTrigger + Rational(2)
+        let bytes = (Rational(Int64(bitrate) / 8) * seconds).rounded()
+        guard let available = SystemMemory.availableBytes, bytes > available / 2 else { return }
+        throw usage(
+            "--pre-trigger \(settings.preTrigger.compactDescription) s at \(bitrate / 1_000_000) Mb/s needs about "
+                + "\(DecimalText.fixed(Double(bytes) / 1e9, digits: 1)) GB of RAM for its ring, more than half of the "
+                + "\(DecimalText.fixed(Double(available) / 1e9, digits: 1)) GB available: shorten it or lower --bitrate"
+        )
+    }
+
     private static func kinds(
         _ arguments: ParsedArguments, hasPreview: Bool, hasAudio: Bool
     ) throws(HFRError) -> Set<TriggerKind> {

@@ -7,6 +7,9 @@ public struct ClipReport: Sendable {
     public var start: Rational
     public var end: Rational
     public var frames: Int
+    /// Empty frame slots among them (the camera's drops, or late ones): `frames + missingFrames`
+    /// slots from the start to the last frame.
+    public var missingFrames: Int
     /// The triggers inside it, their times in seconds from the clip's start.
     public var triggers: [TriggerEvent]
     /// The wall-clock time of its first shown frame (CLOCK_REALTIME, µs since 1970), if known.

@@ -8,13 +8,23 @@ final class ClipWriter {
     private let partial: String
     private let format: ClipStage.Format
     private let decodeStart: Rational
-    /// Where the picture is shown from: the window's start in MP4/MOV (an edit list hides the
-    /// frames before it), the key frame in Matroska (which has no edit lists).
-    private let shownStart: Rational
+    /// Where the picture is to be shown from: the window's start in MP4/MOV (an edit list hides
+    /// the frames before it), the key frame in Matroska (which has no edit lists).
+    private let windowStart: Rational
+    /// The frame on screen at `windowStart` (the last one at or before it; else the first after
+    /// it): the clip shows it first, so its edit list starts on a frame (one that started between
+    /// two frames would be read differently by different players).
+    private var shownStart: Rational?
+    /// The last frame at or before `windowStart` so far.
+    private var onScreenAtStart: Rational?
     private var fragments: FragmentWriter?
     private var failure: String?
     private var shownFrames = 0
-    private var videoEnd: Rational
+    /// Empty frame slots between the frames shown (what the camera dropped, or the encoder had
+    /// to): `shownFrames + missingFrames` slots from the first to the last.
+    private var missingFrames = 0
+    private var lastShown: Rational?
+    private var videoEnd: Rational?
     private let frameDuration: Rational
 
     init(path: String, window: ClipWindow, settings: RecordSettings, format: ClipStage.Format) {
@@ -23,8 +33,7 @@ final class ClipWriter {
         self.format = format
         decodeStart = window.decodeStart
         let container = AtomicOutput.containerFormat(for: path)
-        shownStart = container == "mp4" || container == "mov" ? window.start : window.decodeStart
-        videoEnd = shownStart
+        windowStart = container == "mp4" || container == "mov" ? window.start : window.decodeStart
         frameDuration = settings.capture.frameRate.reciprocal
         do {
             fragments = try FragmentWriter(
@@ -49,8 +58,12 @@ final class ClipWriter {
                 let shift = (decodeStart / timeBase).rounded()
                 packet.pts = packet.pts.map { $0 - shift }
                 packet.dts = packet.dts.map { $0 - shift }
-                if time >= shownStart { shownFrames += 1 }
-                videoEnd = max(videoEnd, time + frameDuration)
+                if time <= windowStart {
+                    onScreenAtStart = time
+                } else {
+                    if shownStart == nil, let first = onScreenAtStart { show(first) }
+                    show(time)
+                }
                 try fragments.write(.video(packet, timeBase: timeBase))
             case .audio(let original, let timeBase):
                 let packet = try original.reference()
@@ -67,6 +80,16 @@ final class ClipWriter {
         }
     }
 
+    /// Counts frame `time` as shown (the first one shown starts the clip).
+    private func show(_ time: Rational) {
+        if shownStart == nil { shownStart = time }
+        shownFrames += 1
+        // Empty slots between this frame and the one shown before it.
+        if let last = lastShown { missingFrames += max(0, Int(((time - last) / frameDuration).rounded()) - 1) }
+        lastShown = time
+        videoEnd = time + frameDuration
+    }
+
     /// What `finalize` needs of a clip whose packets are all written.
     struct Finished: Sendable {
         var report: ClipReport
@@ -79,6 +102,7 @@ final class ClipWriter {
 
     /// Ends the fragmented file; `wallOrigin`: the first frame's wall-clock time (µs), if known.
     func finish(window: ClipWindow, wallOrigin: Int64?) -> Finished {
+        if shownStart == nil, let first = onScreenAtStart { show(first) }
         if let fragments {
             do {
                 try fragments.finish()
@@ -86,8 +110,10 @@ final class ClipWriter {
                 failure = error.description
             }
         }
+        let shownStart = shownStart ?? windowStart
         let report = ClipReport(
-            path: path, start: shownStart, end: videoEnd, frames: shownFrames,
+            path: path, start: shownStart, end: videoEnd ?? shownStart, frames: shownFrames,
+            missingFrames: missingFrames,
             triggers: window.triggers.map { TriggerEvent(time: $0.time - shownStart, kind: $0.kind) },
             firstFrameWallMicroseconds: wallOrigin.map { $0 + (shownStart * Rational(1_000_000)).rounded() },
             failure: failure)

@@ -51,19 +51,37 @@ final class FragmentWriter {
         try RecordingFinalizer.storeFloatCaptureRate(captureRate, inFileAt: path)
     }
 
+    /// The last video packet, held until the next one says how long it lasts.
+    private var heldVideo: (packet: Packet, timeBase: Rational)?
+
     /// Writes one packet; ends a fragment every half second of video.
+    ///
+    /// A video packet is written when the next one arrives, lasting until it: FFmpeg 5.1 takes a
+    /// fragment's last sample's duration from its packet and starts the next fragment where that
+    /// implies, so a frame the camera dropped right after a fragment's end would otherwise move
+    /// the next frame back by the gap.
     func write(_ item: MuxItem) throws(AVFailure) {
         switch item {
         case .video(let packet, let timeBase):
-            let seconds = Rational.seconds(packet.pts ?? 0, in: timeBase)
-            try muxer.write(packet, from: timeBase, to: videoIndex)
-            if seconds - lastFlushSeconds >= FragmentWriter.fragmentSeconds {
-                safeLength = try muxer.flushFragment()
-                lastFlushSeconds = seconds
+            if let held = heldVideo, let next = packet.dts ?? packet.pts, let start = held.packet.dts ?? held.packet.pts
+            {
+                let step = Rational.rescale(next, from: timeBase, to: held.timeBase) - start
+                if step > 0 { held.packet.duration = step }
+                try writeVideo(held.packet, held.timeBase)
             }
+            heldVideo = (packet, timeBase)
         case .audio(let packet, let timeBase):
             guard let audioIndex else { return }
             try muxer.write(packet, from: timeBase, to: audioIndex)
+        }
+    }
+
+    private func writeVideo(_ packet: Packet, _ timeBase: Rational) throws(AVFailure) {
+        let seconds = Rational.seconds(packet.pts ?? 0, in: timeBase)
+        try muxer.write(packet, from: timeBase, to: videoIndex)
+        if seconds - lastFlushSeconds >= FragmentWriter.fragmentSeconds {
+            safeLength = try muxer.flushFragment()
+            lastFlushSeconds = seconds
         }
     }
 
@@ -80,6 +98,10 @@ final class FragmentWriter {
 
     /// Writes the packets still interleaving, the last fragment and the trailer; closes the file.
     func finish() throws(AVFailure) {
+        if let held = heldVideo {
+            heldVideo = nil
+            try writeVideo(held.packet, held.timeBase)
+        }
         try muxer.writeTrailer()
     }
 }

@@ -2,6 +2,10 @@ import Foundation
 import HFRTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension DeviceTests {
     @Suite struct CameraRecord {
         /// Empty slots on the 1/rate grid between consecutive frame times.
@@ -78,6 +82,57 @@ extension DeviceTests {
                 "\(reported) of \(slots)")
             #expect(r.stderr.contains("camera dropped \(reported)"))
             print("vivid 10 % dropped buffers: reported \(reported), file gaps \(gaps), of \(slots) slots")
+        }
+
+        /// Issue 29, acceptance 5: vivid at its highest rate with a pre-trigger ring and 5 % of its
+        /// buffers dropped: every slot of the clip is a frame in it or a drop the driver reported,
+        /// and the clip's own gaps (ffprobe) are the ones hfr counted.
+        @Test func aTriggeredClipAccountsForEverySlotTheDriverSent() throws {
+            try Guest.resetFaults()
+            try Guest.set("percentage_of_dropped_buffers", 5)
+            defer { try? Guest.resetFaults() }
+            let dir = try TemporaryDirectory()
+            let hfr = try BackgroundProcess(
+                Tool.hfrPath,
+                [
+                    "record", dir.path("clip.mp4"), "--device", Guest.camera, "--fps", "max", "--audio", "none",
+                    "--duration", "6", "--trigger", "signal", "--pre-trigger", "1s", "--post-trigger", "1s", "--json",
+                ], directory: dir)
+            #expect(hfr.waitForOutput(timeout: 30))
+            usleep(3_000_000)
+            hfr.send(SIGUSR1)
+            let r = hfr.wait()
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try Tool.json(r.stdout)
+            let clips = report["clips"] as? [[String: Any]] ?? []
+            try #require(clips.count == 1, "\(r.stderr)")
+            let fraction = (report["frameRate"] as? String ?? "").split(separator: "/").compactMap { Double($0) }
+            let rate = fraction.count == 2 ? fraction[0] / fraction[1] : 0
+            let frames = clips[0]["frames"] as? Int ?? -1
+            let missing = clips[0]["framesMissing"] as? Int ?? -1
+            let clip = dir.path("clip-001.mp4")
+            // The frames shown (the key-frame run before the window has negative times).
+            let times = try Guest.frameTimes(clip).filter { $0 >= -1e-6 }
+            let decoded = try FFprobe.count(clip, decoding: true)
+            #expect(times.count == frames && frames == decoded)
+            // The clip shows its first frame at 0, and its empty slots are the ones hfr counted.
+            let steps = zip(times, times.dropFirst()).map { (($1 - $0) * rate * 100).rounded() / 100 }.filter {
+                $0 != 1
+            }
+            #expect(times.first.map { abs($0) < 1e-6 } == true, "first shown frame at \(times.first ?? -1) s")
+            #expect(
+                CameraRecord.gridGaps(times, rate: rate) == missing, "steps other than one frame: \(steps), \(r.stderr)"
+            )
+            let probed = try Tool.run(
+                "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", clip])
+            let duration = Double(probed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            #expect(frames + missing == Int((duration * rate).rounded()), "\(frames) + \(missing) in \(duration) s")
+            // 2 s, less the slots of drops right at either end (the clip shows the frames it has).
+            #expect(duration > 1.9 && duration <= 2 + 0.5 / rate, "\(duration) s")
+            // Nothing hfr lost itself: the missing slots are the driver's drops.
+            #expect(report["framesDroppedLate"] as? Int == 0)
+            #expect(missing <= report["framesDroppedByDevice"] as? Int ?? -1)
+            print("vivid \(rate) fps with 5 % dropped, 2 s clip: \(frames) frames + \(missing) dropped")
         }
 
         @Test func aModeThatCannotReachTheRateIsRefused() throws {

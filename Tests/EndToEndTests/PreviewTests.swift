@@ -220,6 +220,8 @@ import Testing
             ["preview", "--source", "test", "--fps", "60", "--size", "640x360", "--preview", String(port)], in: dir)
         let page = try Preview.get(port, "/")
         let status = try Preview.status(port)
+        // Nothing to fire here: the trigger belongs to a triggered recording.
+        let trigger = try Preview.request(port, "POST", "/trigger")
         hfr.send(SIGINT)
         let r = hfr.wait()
         #expect(r.status == 0, "\(r.stderr)")
@@ -227,6 +229,7 @@ import Testing
         #expect(page.status == "200" && page.body.contains("<img id=\"picture\" src=\"/stream.mjpg\""))
         #expect(status["mode"] as? String == "640x360 yuv420p at 60 fps", "\(status)")
         #expect((status["framesCaptured"] as? Int ?? 0) > 0)
+        #expect(trigger.status == "404" && trigger.body.contains("no http trigger"), "\(trigger)")
     }
 
     /// Acceptance 5: with `--rotate 90` the page shows the picture turned as players will (portrait),

@@ -157,6 +157,40 @@ import Testing
         #expect(try Self.probedTriggers(dir.path("key-001.mkv")).map(\.0) == ["key"])
     }
 
+    /// On a terminal (a tmux pane): space and Enter fire clips as they are pressed, without echo;
+    /// the terminal's line editing and echo are back afterwards — after a normal end and after a
+    /// second Ctrl-C, which exits at once.
+    @Test func keysOnATerminalFireClipsAndTheTerminalIsRestored() throws {
+        let settings = "stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo"
+        let record = [
+            Tool.hfrPath, "record", "key.mp4", "--source", "test", "--fps", "60", "--size", "640x360",
+            "--trigger", "key", "--pre-trigger", "0.5", "--post-trigger", "0.5",
+        ].map(TerminalSession.quoted).joined(separator: " ")
+        let session = try TerminalSession(["bash", "-c", record + " --duration 5; " + settings], in: dir.url.path)
+        #expect(session.waitForOutput("record: "))
+        usleep(1_000_000)
+        try session.send("Space")
+        usleep(2_000_000)
+        try session.send("Enter")
+        let end = try session.samples().last ?? []
+        #expect(session.exitCode(in: end) == 0, "\(end)")
+        #expect(end.contains { $0.hasPrefix("icanon echo") }, "terminal settings after: \(end)")
+        #expect(files == ["key-001.mp4", "key-002.mp4"], "\(end)")
+        #expect(try Self.probedTriggers(dir.path("key-002.mp4")).map(\.0) == ["key"])
+        // Two Ctrl-C: the second exits at once (130) and still puts the terminal back.
+        let aborted = try TerminalSession(
+            [
+                "bash", "-c",
+                record.replacingOccurrences(of: "key.mp4", with: "abort.mp4") + " --duration 30; " + settings,
+            ],
+            in: dir.url.path)
+        #expect(aborted.waitForOutput("record: "))
+        try aborted.send("C-c")
+        try aborted.send("C-c")
+        let screen = try aborted.samples().last ?? []
+        #expect(screen.contains { $0.hasPrefix("icanon echo") }, "terminal settings after: \(screen)")
+    }
+
     /// Acceptance 2: Chromium clicks the preview page's Trigger button (a real mouse press over
     /// the DevTools protocol): the recording writes a clip around that moment.
     @Test func theBrowsersButtonFiresTheHTTPTrigger() throws {
@@ -167,6 +201,11 @@ import Testing
                 "6", "--preview", String(port), "--trigger", "http", "--pre-trigger", "1s", "--post-trigger", "1s",
                 "--late-frames", "queue",
             ], in: dir)
+        // Only a POST fires, and not one a page of another site sends through a viewer's browser.
+        #expect(try Preview.request(port, "GET", "/trigger").status == "405")
+        #expect(
+            try Preview.request(port, "POST", "/trigger", headers: ["Origin: http://elsewhere.example"]).status == "403"
+        )
         let clicked = try Tool.run("python3", [Preview.clickScript, "http://127.0.0.1:\(port)/", "trigger"])
         #expect(clicked.status == 0 && clicked.stdout.hasPrefix("clicked"), "\(clicked.stdout) \(clicked.stderr)")
         // The page shows what fired (its /events feed).

@@ -81,6 +81,21 @@ struct ThreadSanitizerTests {
         #expect(readers.status == 0, "\(readers.stderr)")
         #expect(live.wait().status == 0)
 
+        // A triggered recording (issue 29): the ring and clip threads, a signal, the preview's
+        // trigger, the motion and audio detectors on their stages.
+        let triggerPort = Preview.freePort()
+        let triggered = try start([
+            "record", dir.path("shot-%d.mp4"), "--source", "test", "--fps", "60", "--size", "640x360", "--duration",
+            "4", "--preview", String(triggerPort), "--trigger", "signal,http,motion,audio", "--pre-trigger", "0.5",
+            "--post-trigger", "0.5",
+        ])
+        _ = triggered.waitForOutput(timeout: 30)
+        _ = Preview.waitForStatus(triggerPort, while: triggered) { ($0["framesCaptured"] as? Int ?? 0) > 0 }
+        triggered.send(SIGUSR1)
+        usleep(1_200_000)
+        _ = try? Preview.request(triggerPort, "POST", "/trigger")
+        #expect(triggered.wait().status == 0)
+
         // `hfr preview` on a network address: the token, the stream limit, a request fuzz.
         let networkPort = Preview.freePort()
         let preview = try start([
