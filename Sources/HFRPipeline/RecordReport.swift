@@ -13,7 +13,8 @@ public struct RecordReport: Sendable {
     public let sourcePixelFormat: String?
     public let framesCaptured: Int
     public let framesEncoded: Int
-    /// Frames dropped because the encoder fell behind (`--late-frames drop`).
+    /// Frames dropped because the encoder fell behind (`--late-frames drop`): the queue, or the
+    /// RAM buffer's budget, was full.
     public let framesDroppedLate: Int
     /// Frames the source skipped, from gaps in its timestamps.
     public let framesMissingFromSource: Int
@@ -31,6 +32,8 @@ public struct RecordReport: Sendable {
     /// Set when the final file could not be written (disk full) and the fragmented recording was
     /// kept under the output name instead.
     public let keptFragmented: Bool
+    /// What `--buffer ram` held; nil without it.
+    public var ramBuffer: RAMBufferUse? = nil
 
     /// Frames per second actually achieved (encoded ÷ wall time).
     public var achievedFPS: Double { wallSeconds > 0 ? Double(framesEncoded) / wallSeconds : 0 }
