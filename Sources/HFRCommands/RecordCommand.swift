@@ -59,7 +59,8 @@ public struct RecordCommand: Command {
         the camera (1080p240 or 4K60 on two cores) then loses no frame of a burst that fits. When
         SIZE is full, --late-frames says what happens: drop (counted as late) or queue (the capture
         waits; a camera's driver then drops). Ctrl-C ends the capture and saves every frame held;
-        a second Ctrl-C stops at once, keeping the partial file without the frames not yet saved.
+        a second Ctrl-C (or kill -9) stops at once, keeping the partial file without the frames
+        not yet saved.
 
         --preview [HOST:]PORT serves a live page while recording (hfr preview --help): the picture
         as MJPEG (≤ 640 px wide, ≤ 30 fps), the figures as JSON (/status) and events; it never holds

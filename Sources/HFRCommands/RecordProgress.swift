@@ -8,8 +8,8 @@ import HFRPipeline
 /// bitrate=6.1 Mb/s` (live on a terminal, a line every few seconds in a log, none with `-q`).
 /// `fps` is frames encoded per wall second over the last second; `time` is media time encoded
 /// (frames / rate), out of `--duration` when given. With `--buffer ram` the queue's place says what
-/// the buffer holds (`RAM 1.2 of 8.0 GiB (380 frames)`), and once the capture ended the line becomes
-/// `saving: 812 of 1440 frames encoded, 205.3 fps, ETA 0:03`.
+/// the buffer holds (`RAM 1.2 GiB of 8.0 GiB (380 frames)`), and once the capture ended the line
+/// becomes `saving: 812 of 1440 frames encoded, 205.3 fps, 1.1 GiB held, ETA 0:03`.
 final class RecordProgress {
     private let line: ProgressLine
     private let settings: RecordSettings
@@ -98,7 +98,7 @@ final class RecordProgress {
         line.update(text(stats, frames: frames, fps: fps, queueDepth: queueDepth))
     }
 
-    /// `saving: 812 of 1440 frames encoded, 205.3 fps, ETA 0:03`: the encoder working through the
+    /// `saving: 812 of 1440 frames encoded, 205.3 fps, 1.1 GiB held, ETA 0:03`: the encoder working through the
     /// frames the RAM buffer held when the capture ended.
     func savingText(_ stats: RecordStats, frames: Int, fps: Double) -> String {
         let kept = stats.captured.load(ordering: .relaxed) - stats.droppedLate.load(ordering: .relaxed)
