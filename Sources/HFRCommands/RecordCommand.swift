@@ -64,6 +64,15 @@ public struct RecordCommand: Command {
         window's start; each clip stores its triggers and its first frame's wall-clock time
         (hfr probe shows them). --clips N stops after N clips. --audio lavfi:GRAPH gives a
         generated source a sound from an FFmpeg audio graph (a beep at a known time).
+        --buffer ram[:SIZE] records as high-speed cameras do: frames wait in RAM, up to SIZE of them
+        (512M, 4G; default half the memory available, at most 16G), between the capture, which keeps
+        the camera's full rate, and the encoder, which keeps encoding behind it and saves the frames
+        still held once the capture ends (the progress then says "saving"). An encoder slower than
+        the camera (1080p240 or 4K60 on two cores) then loses no frame of a burst that fits. When
+        SIZE is full, --late-frames says what happens: drop (counted as late) or queue (the capture
+        waits; a camera's driver then drops). Ctrl-C ends the capture and saves every frame held;
+        a second Ctrl-C (or kill -9) stops at once, keeping the partial file without the frames
+        not yet saved.
 
         --preview [HOST:]PORT serves a live page while recording (hfr preview --help): the picture
         as MJPEG (≤ 640 px wide, ≤ 30 fps), the figures as JSON (/status) and events; it never holds
@@ -114,6 +123,7 @@ public struct RecordCommand: Command {
             .value(
                 "late-frames", "drop|queue", help: "When encoding falls behind: drop frames (default) or wait.",
                 choices: ["drop", "queue"]),
+            BufferArgument.option,
             .value(
                 "exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms.", choices: ["auto"]),
             .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value.", choices: ["auto"]),
@@ -183,6 +193,7 @@ public struct RecordCommand: Command {
             showsStatus: ProgressLine.style != .quiet, audioDevice: audioDevice)
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: RecordCommand.self) ?? 0
         settings.audioRate = audioRate
+        settings.ramBudget = try BufferArgument.parse(arguments)
         self.settings = settings
         json = arguments.flag("json")
         force = arguments.flag("force")
@@ -278,6 +289,7 @@ public struct RecordCommand: Command {
         let session = try openSession(settings)
         defer { session.stop() }
         settings = try self.settings(for: session)
+        try BufferArgument.check(settings)
         let progress = RecordProgress(settings: settings, camera: session.granted.card, triggers: board)
         if let board {
             try TriggerArguments.check(

@@ -7,13 +7,17 @@ import HFRPipeline
 /// `frame=710 fps=119.8 (target 120) time=5.92/8 s drops camera 0 late 0 queue 1/60 size=4.5 MB
 /// bitrate=6.1 Mb/s` (live on a terminal, a line every few seconds in a log, none with `-q`).
 /// `fps` is frames encoded per wall second over the last second; `time` is media time encoded
-/// (frames / rate), out of `--duration` when given.
+/// (frames / rate), out of `--duration` when given. With `--buffer ram` the queue's place says what
+/// the buffer holds (`RAM 1.2 GiB of 8.0 GiB (380 frames)`), and once the capture ended the line
+/// becomes `saving: 812 of 1440 frames encoded, 205.3 fps, 1.1 GiB held, ETA 0:03`.
 final class RecordProgress {
     private let line: ProgressLine
     private let settings: RecordSettings
     /// The V4L2 device's card name, for the mode line.
     private let camera: String?
     private var isAnnounced = false
+    /// The capture ended and the encoder is saving the frames the RAM buffer holds.
+    private var isSaving = false
     /// Recent (wall time, frames encoded) samples, the oldest about a second old.
     private var recent: [(at: Date, frames: Int)] = []
 
@@ -51,9 +55,11 @@ final class RecordProgress {
         text += "\(settings.temporalLayers) layer\(settings.temporalLayers == 1 ? "" : "s"), "
         text += "\(DecimalText.fixed(Double(settings.bitrate) / 1e6, digits: 1)) Mb/s"
         if let device = settings.audioDevice { text += ", audio from \(device.description)" }
+        if let budget = settings.ramBudget { text += ", RAM buffer \(BufferArgument.gibibytes(budget))" }
         text += " → \(settings.output)\n"
         if line.style == .terminal {
-            text += "Recording to \(settings.partialPath); Ctrl-C stops and finalizes \(settings.output)\n"
+            let stop = settings.ramBudget == nil ? "stops" : "stops the capture, saves the frames held"
+            text += "Recording to \(settings.partialPath); Ctrl-C \(stop) and finalizes \(settings.output)\n"
         }
         Console.error(text)
     }
@@ -61,6 +67,17 @@ final class RecordProgress {
     /// Says what each Ctrl-C does when it comes (the signal handler writes these texts).
     func prepareSignalMessages() {
         let prefix = ProgressLine.abortPrefix
+        if settings.ramBudget != nil {
+            StopSignal.sayOnStop(
+                prefix + "hfr: stopping: saving the frames held in RAM, then finalizing \(settings.output) "
+                    + "(Ctrl-C again stops at once and keeps \(settings.partialPath) without them)\n")
+            StopSignal.sayOnAbort(
+                prefix + "hfr: second interrupt: stopped at once; the frames saved so far are kept in "
+                    + "\(settings.partialPath) (fragmented MP4); those still in RAM and \(settings.output) "
+                    + "were not written\n",
+                whileExists: settings.partialPath, otherwise: prefix + "hfr: second interrupt: stopped at once\n")
+            return
+        }
         StopSignal.sayOnStop(
             prefix + "hfr: stopping: finalizing \(settings.output) (Ctrl-C again stops at once and keeps "
                 + "\(settings.partialPath))\n")
@@ -79,7 +96,22 @@ final class RecordProgress {
         while recent.count > 2, now.timeIntervalSince(recent[1].at) >= 1 { recent.removeFirst() }
         let span = now.timeIntervalSince(recent[0].at)
         let fps = span > 0 ? Double(frames - recent[0].frames) / span : 0
+        if settings.ramBudget != nil, stats.captureEndedAt.load(ordering: .relaxed) > 0 {
+            // The first saving line is written at once, also to a log: the capture has ended.
+            line.update(savingText(stats, frames: frames, fps: fps), force: !isSaving)
+            isSaving = true
+            return
+        }
         line.update(text(stats, frames: frames, fps: fps, queueDepth: queueDepth))
+    }
+
+    /// `saving: 812 of 1440 frames encoded, 205.3 fps, 1.1 GiB held, ETA 0:03`: the encoder working through the
+    /// frames the RAM buffer held when the capture ended.
+    func savingText(_ stats: RecordStats, frames: Int, fps: Double) -> String {
+        let kept = stats.captured.load(ordering: .relaxed) - stats.droppedLate.load(ordering: .relaxed)
+        let eta = fps > 0 ? ProgressLine.clock(Double(max(0, kept - frames)) / fps) : "-"
+        return "saving: \(frames) of \(kept) frames encoded, \(DecimalText.fixed(fps, digits: 1)) fps, "
+            + "\(BufferArgument.gibibytes(stats.heldBytes.load(ordering: .relaxed))) held, ETA \(eta)"
     }
 
     func text(_ stats: RecordStats, frames: Int, fps: Double, queueDepth: Int) -> String {
@@ -93,7 +125,12 @@ final class RecordProgress {
         text += "time=\(DecimalText.fixed(seconds, digits: 2))"
         if let limit = settings.duration { text += "/\(limit.compactDescription)" }
         text += " s drops camera \(camera) late \(stats.droppedLate.load(ordering: .relaxed)) "
-        text += "queue \(queueDepth)/\(settings.queueCapacity) "
+        if let budget = settings.ramBudget {
+            let held = BufferArgument.gibibytes(stats.heldBytes.load(ordering: .relaxed))
+            text += "RAM \(held) of \(BufferArgument.gibibytes(budget)) (\(queueDepth) frames) "
+        } else {
+            text += "queue \(queueDepth)/\(settings.queueCapacity) "
+        }
         if let triggers {
             text += "triggers \(triggers.fired) clips \(triggers.clips)"
             if triggers.settings.kinds.contains(.motion) {

@@ -34,6 +34,14 @@ enum RecordStatus {
             + RecordStatus.losses(r, capture: capture)
             + "\(DecimalText.fixed(Double(r.bytes) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall (\(DecimalText.fixed(r.achievedFPS, digits: 1)) fps)"
+            + (r.ramBuffer.map(ramBuffer) ?? "")
+    }
+
+    /// "; RAM buffer: at most 1.2 GiB of 8.0 GiB (380 frames), saved in 3.1 s after a 6.0 s capture".
+    static func ramBuffer(_ b: RAMBufferUse) -> String {
+        "; RAM buffer: at most \(BufferArgument.gibibytes(b.peakBytes)) of \(BufferArgument.gibibytes(b.budgetBytes)) "
+            + "(\(b.peakFrames) frames), saved in \(DecimalText.fixed(b.savingSeconds, digits: 1)) s after a "
+            + "\(DecimalText.fixed(b.captureSeconds, digits: 1)) s capture"
     }
 
     /// A triggered recording: what was captured and fired, then a line per clip.
@@ -106,6 +114,20 @@ enum RecordStatus {
             ("maxQueueDepth", .int(Int64(r.maxQueueDepth))),
             ("queueCapacity", .int(Int64(r.queueCapacity))),
             ("keptFragmented", .bool(r.keptFragmented)),
+            (
+                "buffer",
+                .optional(
+                    r.ramBuffer.map { b in
+                        .object([
+                            ("kind", "ram"),
+                            ("budgetBytes", .int(Int64(b.budgetBytes))),
+                            ("peakBytes", .int(Int64(b.peakBytes))),
+                            ("peakFrames", .int(Int64(b.peakFrames))),
+                            ("captureSeconds", .double(b.captureSeconds)),
+                            ("savingSeconds", .double(b.savingSeconds)),
+                        ])
+                    })
+            ),
             ("capture", .object([("api", .string(capture.api)), ("dropsFrom", .string(capture.dropsFrom))])),
             ("clips", .optional(r.clips.map { .array($0.map(clipJSON)) })),
             ("preTriggerPeakBytes", .optional(r.ringPeakBytes.map { .int(Int64($0)) })),

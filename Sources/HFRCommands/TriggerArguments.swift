@@ -87,7 +87,7 @@ enum TriggerArguments {
     static func checkRing(_ settings: TriggerSettings, bitrate: Int) throws(HFRError) {
         let seconds = settings.preTrigger + Rational(2)
         let bytes = (Rational(Int64(bitrate) / 8) * seconds).rounded()
-        guard let available = SystemMemory.availableBytes, bytes > available / 2 else { return }
+        guard let available = SystemMemory.read()?.available, bytes > available / 2 else { return }
         throw usage(
             "--pre-trigger \(settings.preTrigger.compactDescription) s at \(bitrate / 1_000_000) Mb/s needs about "
                 + "\(DecimalText.fixed(Double(bytes) / 1e9, digits: 1)) GB of RAM for its ring, more than half of the "

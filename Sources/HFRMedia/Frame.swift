@@ -40,6 +40,15 @@ public final class Frame: @unchecked Sendable {
     /// Audio samples per channel.
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
 
+    /// Bytes of the data buffers the frame holds (its planes with their padding): what keeping it
+    /// costs in memory. 0 for a view of memory it does not own.
+    public var byteCount: Int {
+        let f = pointer.pointee
+        let buffers = withUnsafeBytes(of: f.buf) { Array($0.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self)) }
+        let extended = (0..<Int(f.nb_extended_buf)).map { f.extended_buf[$0] }
+        return (buffers + extended).reduce(0) { $0 + ($1.map { Int($0.pointee.size) } ?? 0) }
+    }
+
     /// Whether the decoder saw errors in this frame's data.
     public var isCorrupt: Bool {
         pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 || pointer.pointee.decode_error_flags != 0

@@ -1,12 +1,13 @@
 import HFRMedia
 
-/// A fixed-capacity queue between two stage threads, carrying end-of-stream both ways.
+/// A queue between two stage threads, bounded by a count of elements or by the bytes they hold
+/// (`--buffer ram`), carrying end-of-stream both ways.
 ///
 /// Downstream EOF: producers call `finish()`; once all have, `pop()` drains and then returns nil.
 /// Upstream EOF: a failing consumer calls `cancel()`; producers' `push` then returns `.cancelled`
 /// so they stop instead of blocking forever (the fftools scheduler's rule).
 ///
-/// Checked Sendable: all its state is in one `Locked` value, and its elements are `Sendable`.
+/// Checked Sendable: all its state is in one `Locked` value, its elements and `bytes` are `Sendable`.
 public final class BoundedQueue<Element: Sendable>: Sendable {
     /// What `push` did with the element.
     public enum PushResult: Equatable, Sendable {
@@ -25,42 +26,92 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
         case dropIfFull
     }
 
+    /// The most elements that may wait.
     public let capacity: Int
+    /// The most bytes the waiting elements may hold together, when the queue is bounded by bytes
+    /// (`--buffer ram`); nil when only `capacity` bounds it.
+    public let byteBudget: Int?
+    /// What an element holds, for `byteBudget` (read once, as it enters).
+    private let bytes: @Sendable (Element) -> Int
     private let state: Locked<State>
 
-    /// A ring of `capacity` slots, and who is still there.
+    /// A ring of slots, what they hold against the bounds, and who is still there.
     struct State {
-        var items: [Element?]
+        var items: [(element: Element, bytes: Int)?]
         var head = 0
         var count = 0
+        let capacity: Int
+        let byteBudget: Int?
+        /// Bytes of the elements waiting now, and the most they (and their count) ever were.
+        var heldBytes = 0
+        var peakBytes = 0
+        var peakCount = 0
         var openProducers: Int
         var isCancelled = false
 
+        /// Whether an element of `bytes` fits. The budget holds whatever fits in it; an element
+        /// larger than the whole budget still passes, alone, so a waiting producer is never stuck.
+        func hasRoom(for bytes: Int) -> Bool {
+            guard count < capacity else { return false }
+            guard let byteBudget, count > 0 else { return true }
+            return heldBytes + bytes <= byteBudget
+        }
+
+        /// Adds an element at the end (there is room); a byte-bounded queue's ring grows as needed.
+        mutating func append(_ element: Element, bytes: Int) {
+            if count == items.count {
+                items = (0..<count).map { items[(head + $0) % items.count] } + Array(repeating: nil, count: count)
+                head = 0
+            }
+            items[(head + count) % items.count] = (element, bytes)
+            count += 1
+            heldBytes += bytes
+            peakBytes = max(peakBytes, heldBytes)
+            peakCount = max(peakCount, count)
+        }
+
         /// Takes the oldest element (there is one).
         mutating func take() -> Element? {
-            let element = items[head].take()
+            let slot = items[head].take()
             head = (head + 1) % items.count
             count -= 1
-            return element
+            heldBytes -= slot?.bytes ?? 0
+            return slot?.element
         }
     }
 
-    /// A queue for `producers` producer threads (each calls `finish()` once).
-    public init(capacity: Int, producers: Int = 1) {
-        precondition(capacity > 0 && producers > 0)
+    /// A queue of at most `capacity` elements for `producers` producer threads (each calls
+    /// `finish()` once).
+    public convenience init(capacity: Int, producers: Int = 1) {
+        self.init(capacity: capacity, byteBudget: nil, producers: producers, bytes: { _ in 0 })
+    }
+
+    /// A queue bounded by the bytes its elements hold (`bytes` of each) rather than by their count.
+    public convenience init(byteBudget: Int, producers: Int = 1, bytes: @escaping @Sendable (Element) -> Int) {
+        self.init(capacity: Int.max, byteBudget: byteBudget, producers: producers, bytes: bytes)
+    }
+
+    private init(capacity: Int, byteBudget: Int?, producers: Int, bytes: @escaping @Sendable (Element) -> Int) {
+        precondition(capacity > 0 && producers > 0 && (byteBudget ?? 1) > 0)
         self.capacity = capacity
-        state = Locked(State(items: Array(repeating: nil, count: capacity), openProducers: producers))
+        self.byteBudget = byteBudget
+        self.bytes = bytes
+        // A count-bounded queue has all its slots from the start; a byte-bounded one grows its ring.
+        let slots = byteBudget == nil ? capacity : 64
+        state = Locked(
+            State(
+                items: Array(repeating: nil, count: slots), capacity: capacity, byteBudget: byteBudget,
+                openProducers: producers))
     }
 
     /// Adds `element`, waiting for room or dropping it according to `policy`.
     public func push(_ element: consuming Element, policy: FullPolicy = .block) -> PushResult {
-        let capacity = capacity
         let element = Optional(element)
-        return state.withLock(when: { $0.count < capacity || $0.isCancelled || policy == .dropIfFull }) { s in
+        let size = byteBudget == nil ? 0 : bytes(element!)
+        return state.withLock(when: { $0.hasRoom(for: size) || $0.isCancelled || policy == .dropIfFull }) { s in
             if s.isCancelled { return .cancelled }
-            if s.count == capacity { return .dropped }
-            s.items[(s.head + s.count) % capacity] = element
-            s.count += 1
+            if !s.hasRoom(for: size) { return .dropped }
+            s.append(element!, bytes: size)
             return .pushed
         }
     }
@@ -89,9 +140,16 @@ public final class BoundedQueue<Element: Sendable>: Sendable {
             s.isCancelled = true
             for i in s.items.indices { s.items[i] = nil }
             s.count = 0
+            s.heldBytes = 0
         }
     }
 
     /// Elements waiting now (for the status line).
     public var depth: Int { state.withLock { $0.count } }
+
+    /// Bytes the waiting elements hold now (0 unless the queue is bounded by bytes).
+    public var heldBytes: Int { state.withLock { $0.heldBytes } }
+
+    /// The fullest the queue was: the most elements and the most bytes waiting at once.
+    public var peak: (count: Int, bytes: Int) { state.withLock { ($0.peakCount, $0.peakBytes) } }
 }

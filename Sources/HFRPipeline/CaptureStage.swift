@@ -86,6 +86,7 @@ final class CaptureStage {
             outcome.failure = error
             outcome.reason = .sourceError
         }
+        stats.captureEndedAt.store(Clock.monotonicMicroseconds, ordering: .relaxed)
         collectDeviceAudio(until: videoEnd)
         forwardAudio(upTo: videoEnd, isFinal: true)
         _ = audioQueue?.push(.videoEnd(videoEnd))

@@ -53,7 +53,7 @@ final class ClipStage {
     /// Cuts clips from the packets until the encoders finish; then waits for every clip to be
     /// finalized and returns them in order.
     func run(
-        _ mux: BoundedQueue<MuxItem>, status: ((RecordStats, Int) -> Void)?, depth: () -> Int
+        _ mux: BoundedQueue<MuxItem>, status: ((RecordStats, Int) -> Void)?, level: () -> (frames: Int, bytes: Int)
     ) -> [ClipReport] {
         var lastStatus = Date.distantPast
         while let item = mux.pop() {
@@ -61,7 +61,9 @@ final class ClipStage {
             let (time, isVideo, isKey, bytes) = describe(item)
             perform(cutter.push(item, time: time, isVideo: isVideo, isKey: isKey, bytes: bytes))
             if let status, Date().timeIntervalSince(lastStatus) >= 0.25 {
-                status(stats, depth())
+                let level = level()
+                stats.heldBytes.store(level.bytes, ordering: .relaxed)
+                status(stats, level.frames)
                 lastStatus = Date()
             }
         }

@@ -33,8 +33,8 @@ extension RecordPipeline {
         let stage = ClipStage(
             settings: settings, board: board, format: format, stats: stats, force: force, stop: { [self] in stop() })
         var clips: [ClipReport] = []
-        let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, depth in
-            clips = stage.run(mux, status: status, depth: depth)
+        let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, level in
+            clips = stage.run(mux, status: status, level: level)
             return nil
         }
         if let failure = outcome.encoderFailure { throw .encoder(failure) }
@@ -43,6 +43,7 @@ extension RecordPipeline {
         }
         var report = makeReport(
             outcome.capture, started: started, keptFragmented: false, audioSampleRate: audioSampleRate)
+        report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
         report.clips = clips
         report.ringPeakBytes = stage.peakRingBytes
         if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }

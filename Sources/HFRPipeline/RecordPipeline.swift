@@ -69,8 +69,8 @@ public final class RecordPipeline: Sendable {
         }
         // What the report and the finalizer need from the audio stage, read before it is handed over.
         let audioFormat = audio.map { (sampleRate: $0.sampleRate, priming: Int64($0.encoder.initialPadding)) }
-        let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, depth in
-            if let failure = muxStage(mux, into: writer, status: status, depth: depth) { return failure }
+        let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, level in
+            if let failure = muxStage(mux, into: writer, status: status, level: level) { return failure }
             do throws(AVFailure) {
                 try writer.finish()
             } catch {
@@ -99,8 +99,9 @@ public final class RecordPipeline: Sendable {
             // No room for a second copy: keep the fragmented file, cut after its last whole fragment.
             writer.abandon(path: partial)
             let kept = FileSystem.rename(partial, settings.output) == 0
-            let report = makeReport(
+            var report = makeReport(
                 outcome.capture, started: started, keptFragmented: kept, audioSampleRate: audioFormat?.sampleRate)
+            report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
             throw .write(writeFailure, report: kept ? report : nil)
         }
         do throws(AVFailure) {
@@ -116,8 +117,9 @@ public final class RecordPipeline: Sendable {
         } catch {
             throw .write(error, report: nil)
         }
-        let report = makeReport(
+        var report = makeReport(
             outcome.capture, started: started, keptFragmented: false, audioSampleRate: audioFormat?.sampleRate)
+        report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
         if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }
         return report
     }
@@ -161,15 +163,17 @@ public final class RecordPipeline: Sendable {
         var capture: CaptureStage.Outcome
         var encoderFailure: EncoderFailure?
         var writeFailure: AVFailure?
+        /// The most frames, and bytes of frames, that waited for the video encoder at once.
+        var bufferPeak: (count: Int, bytes: Int)
     }
 
     /// capture → encode (video, audio) → mux: each stage on its own thread, the mux stage on this
     /// one, joined by bounded queues; returns once every stage has ended and the file is closed.
-    /// `sink` takes the encoded packets (given the capture queues' depth) until the encoders end;
-    /// the write that failed, if one did.
+    /// `sink` takes the encoded packets until the encoders end (given the frames waiting for an
+    /// encoder and the bytes they hold, for the status); the write that failed, if one did.
     func runStages(
         input: any FrameSource, audioDevice: AudioCaptureInput?, video: sending VideoEncodeStage,
-        audio: sending AudioEncodeStage?, sink: (BoundedQueue<MuxItem>, () -> Int) -> AVFailure?
+        audio: sending AudioEncodeStage?, sink: (BoundedQueue<MuxItem>, () -> (frames: Int, bytes: Int)) -> AVFailure?
     ) -> StagesOutcome {
         // An MJPEG camera's pictures are decoded by their own stage, off the capture thread.
         let decode =
@@ -179,7 +183,10 @@ public final class RecordPipeline: Sendable {
             : nil
         session.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
-        let frames = BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
+        let frames =
+            settings.ramBudget.map {
+                BoundedQueue<Frame>(byteBudget: $0, producers: decode?.threads ?? 1) { $0.byteCount }
+            } ?? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
         let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
         let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
@@ -197,7 +204,7 @@ public final class RecordPipeline: Sendable {
         var audioThread: StageThread<EncoderFailure?>?
         if let audio { audioThread = StageThread(name: "audio") { audio.run(from: samples!, to: mux) } }
 
-        let writeFailure = sink(mux) { frames.depth + (jpegs?.depth ?? 0) }
+        let writeFailure = sink(mux) { (frames.depth + (jpegs?.depth ?? 0), frames.heldBytes) }
         if writeFailure != nil {
             stop()
             mux.cancel()
@@ -209,13 +216,15 @@ public final class RecordPipeline: Sendable {
         let decodeFailure = decodeThreads.compactMap { $0.join() }.first
         let encoderFailure = decodeFailure ?? encodeThread.join() ?? audioThread?.join()
         deviceThread?.join()
-        return StagesOutcome(capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure)
+        return StagesOutcome(
+            capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure, bufferPeak: frames.peak)
     }
 
     /// The mux stage: writes packets until every encoder has finished; the write that failed, if one did.
+    /// `level`: the frames waiting for an encoder, and the bytes they hold, for the status.
     private func muxStage(
         _ mux: BoundedQueue<MuxItem>, into writer: FragmentWriter, status: ((RecordStats, Int) -> Void)?,
-        depth: () -> Int
+        level: () -> (frames: Int, bytes: Int)
     ) -> AVFailure? {
         var lastStatus = Date.distantPast
         while let item = mux.pop() {
@@ -226,7 +235,9 @@ public final class RecordPipeline: Sendable {
             }
             if let status, Date().timeIntervalSince(lastStatus) >= 0.25 {
                 stats.bytes.store(Int(writer.bytesWritten), ordering: .relaxed)
-                status(stats, depth())
+                let level = level()
+                stats.heldBytes.store(level.bytes, ordering: .relaxed)
+                status(stats, level.frames)
                 lastStatus = Date()
             }
         }
@@ -246,6 +257,17 @@ public final class RecordPipeline: Sendable {
             } catch {}
             queue.finish()
         }
+    }
+
+    /// What the RAM buffer held (`--buffer ram`), and the recording's `wallSeconds` split at the
+    /// capture's end; nil without one.
+    func ramBufferUse(peak: (count: Int, bytes: Int), wallSeconds: Double) -> RAMBufferUse? {
+        guard let budget = settings.ramBudget else { return nil }
+        let ended = stats.captureEndedAt.load(ordering: .relaxed)
+        let saving = ended > 0 ? min(wallSeconds, Double(Clock.monotonicMicroseconds - ended) / 1e6) : 0
+        return RAMBufferUse(
+            budgetBytes: budget, peakBytes: peak.bytes, peakFrames: peak.count, captureSeconds: wallSeconds - saving,
+            savingSeconds: saving)
     }
 
     func makeReport(

@@ -13,7 +13,8 @@ public struct RecordReport: Sendable {
     public let sourcePixelFormat: String?
     public let framesCaptured: Int
     public let framesEncoded: Int
-    /// Frames dropped because the encoder fell behind (`--late-frames drop`).
+    /// Frames dropped because the encoder fell behind (`--late-frames drop`): the queue, or the
+    /// RAM buffer's budget, was full.
     public let framesDroppedLate: Int
     /// Frames the source skipped, from gaps in its timestamps.
     public let framesMissingFromSource: Int
@@ -35,6 +36,8 @@ public struct RecordReport: Sendable {
     public var clips: [ClipReport]? = nil
     /// The most the pre-trigger ring held, in bytes.
     public var ringPeakBytes: Int? = nil
+    /// What `--buffer ram` held; nil without it.
+    public var ramBuffer: RAMBufferUse? = nil
 
     /// Frames per second actually achieved (encoded ÷ wall time).
     public var achievedFPS: Double { wallSeconds > 0 ? Double(framesEncoded) / wallSeconds : 0 }

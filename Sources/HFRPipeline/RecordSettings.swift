@@ -30,6 +30,9 @@ public struct RecordSettings: Sendable {
     public var audioRate = 48000
     /// Frames that may wait between capture and encoder.
     public var queueCapacity: Int
+    /// `--buffer ram[:SIZE]`: the bytes of frames that may wait in RAM between capture and encoder,
+    /// instead of `queueCapacity` frames; the encoder saves what is left after the capture ends.
+    public var ramBudget: Int?
     public var showsStatus: Bool
     /// `--rotate`: degrees clockwise a viewer turns the picture (0, 90, 180, 270), written as the
     /// MP4/MOV display matrix (`DisplayRotation`); the pictures themselves are not turned.

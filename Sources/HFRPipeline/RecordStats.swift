@@ -18,6 +18,11 @@ public final class RecordStats: Sendable {
     /// The first frame's wall-clock time (CLOCK_REALTIME µs; 0 until it arrives): a clip's first
     /// frame is dated from it and the capture clock.
     let firstFrameWall = Atomic<Int64>(0)
+    /// Bytes of the frames waiting for the encoder (with `--buffer ram`), as of the last status.
+    public let heldBytes = Atomic<Int>(0)
+    /// When the capture ended (`Clock.monotonicMicroseconds`), 0 while it runs: what the encoder
+    /// does after it is saving the frames held.
+    public let captureEndedAt = Atomic<Int64>(0)
     // Frames per temporal layer 0…3 (Atomic is noncopyable, so no array of them).
     private let layer0 = Atomic<Int>(0)
     private let layer1 = Atomic<Int>(0)

@@ -19,9 +19,18 @@ import Testing
         let capture = json["capture"] as? [String: Any]
         #expect(capture?["api"] as? String == "lavfi")
         #expect(capture?["dropsFrom"] as? String == "timestamp-gaps")
+        #expect(json["buffer"] is NSNull)
+        // With --buffer ram (its default SIZE) the buffer's members are written too.
+        let buffered = try Tool.hfr([
+            "record", dir.path("b.mp4"), "--source", "test", "--size", "160x90", "--fps", "30", "--frames", "15",
+            "--buffer", "ram", "--json",
+        ])
+        #expect(buffered.status == 0, "\(buffered.stderr)")
+        let bufferedJSON = try Tool.json(buffered.stdout)
+        schema.check(bufferedJSON, "record --buffer ram")
         // Every documented member that is not optional is written.
         for (name, member) in schema.members where !member.isOptional && !name.contains("[]") {
-            var value: Any? = json
+            var value: Any? = bufferedJSON
             for part in name.split(separator: ".") { value = (value as? [String: Any])?[String(part)] }
             #expect(value != nil, "\(name) is documented but not written")
         }
