@@ -41,7 +41,12 @@ public struct Rational: Hashable, Sendable, Comparable, CustomStringConvertible 
         var scale: Int64 = 1
         for _ in 0..<digits.count { scale *= 10 }
         let sign: Int64 = text.hasPrefix("-") ? -1 : 1
-        self.init(whole * scale + sign * fraction, scale)
+        // A whole part too large for the digits after it (9999999999999.123456789012) is no number
+        // hfr can hold: nil, not an overflow.
+        let (scaled, overflow) = whole.multipliedReportingOverflow(by: scale)
+        let (value, overflowAgain) = scaled.addingReportingOverflow(sign * fraction)
+        guard !overflow, !overflowAgain else { return nil }
+        self.init(value, scale)
     }
 
     /// FFmpeg's representation; fails (returns nil) when a term does not fit in 32 bits.

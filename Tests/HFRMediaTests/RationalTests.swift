@@ -11,7 +11,8 @@ import Testing
         #expect(Rational(parsing: text) == expected)
     }
 
-    @Test(arguments: ["", "abc", "1/0", "1/2/3", "1.2.3", "x/2"])
+    // The last: a whole part too large for its twelve decimals (it crashed record --fps, SIGILL).
+    @Test(arguments: ["", "abc", "1/0", "1/2/3", "1.2.3", "x/2", "9999999999999.123456789012"])
     func rejectsMalformedText(text: String) {
         #expect(Rational(parsing: text) == nil)
     }
