@@ -81,6 +81,13 @@ struct ThreadSanitizerTests {
         #expect(readers.status == 0, "\(readers.stderr)")
         #expect(live.wait().status == 0)
 
+        // Frames waiting in RAM (--buffer ram): the byte-bounded queue, saving after the capture.
+        let buffered = try run([
+            "record", dir.path("ram.mp4"), "--source", "test", "--fps", "120", "--size", "640x360", "--duration", "2",
+            "--buffer", "ram:256M",
+        ])
+        #expect(buffered.status == 0, "\(buffered.stderr)")
+
         // A triggered recording (issue 29): the ring and clip threads, a signal, the preview's
         // trigger, the motion and audio detectors on their stages.
         let triggerPort = Preview.freePort()
