@@ -62,7 +62,9 @@ public struct RecordCommand: Command {
         the clips as a template (shot-%03d.mp4; take.mp4 gives take-001.mp4 …); a clip never
         replaces a file without --force. In MP4/MOV an edit list hides the frames before the
         window's start; each clip stores its triggers and its first frame's wall-clock time
-        (hfr probe shows them). --clips N stops after N clips. --audio lavfi:GRAPH gives a
+        (hfr probe shows them). --clips N stops after N clips. With --buffer ram the ring holds
+        raw frames and only clips are encoded (each from a key frame of its own), so a clip at a
+        rate the encoder cannot keep up with live keeps every frame. --audio lavfi:GRAPH gives a
         generated source a sound from an FFmpeg audio graph (a beep at a known time).
         --buffer ram[:SIZE] records as high-speed cameras do: frames wait in RAM, up to SIZE of them
         (512M, 4G; default half the memory available, at most 16G), between the capture, which keeps
@@ -294,7 +296,7 @@ public struct RecordCommand: Command {
         if let board {
             try TriggerArguments.check(
                 board.settings.motionRegion, width: settings.capture.width, height: settings.capture.height)
-            try TriggerArguments.checkRing(board.settings, bitrate: settings.bitrate)
+            try TriggerArguments.checkRing(board.settings, record: settings)
             // The directory must take the clips; a clip never replaces a file without --force.
             try OutputFile.prepare(board.settings.names.name(1), partial: nil, force: true)
             if board.settings.kinds.contains(.signal) { TriggerSignal.install() }

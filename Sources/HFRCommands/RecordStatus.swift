@@ -47,9 +47,11 @@ enum RecordStatus {
     /// A triggered recording: what was captured and fired, then a line per clip.
     static func triggeredSummary(_ r: RecordReport, clips: [ClipReport], capture: CaptureFacts) -> String {
         var text =
-            "Recorded \(clips.count) clip\(clips.count == 1 ? "" : "s") (\(r.output)) from \(r.framesEncoded) frames "
-            + "\(r.width)x\(r.height) @ \(ProbeText.rate(r.frameRate)) fps "
-            + "(\(DecimalText.fixed(r.videoDuration.doubleValue, digits: 3)) s), dropped \(r.framesDroppedLate) late, "
+            "Recorded \(clips.count) clip\(clips.count == 1 ? "" : "s") (\(r.output)) from \(r.framesCaptured) frames "
+            + "\(r.width)x\(r.height) @ \(ProbeText.rate(r.frameRate)) fps captured "
+            + "(\(DecimalText.fixed((Rational(Int64(r.framesCaptured)) / r.frameRate).doubleValue, digits: 3)) s)"
+            + (r.framesEncoded < r.framesCaptured ? ", \(r.framesEncoded) encoded" : "")
+            + ", dropped \(r.framesDroppedLate) late, "
             + losses(r, capture: capture) + "pre-trigger ring at most "
             + "\(DecimalText.fixed(Double(r.ringPeakBytes ?? 0) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall"

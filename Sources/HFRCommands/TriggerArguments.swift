@@ -84,7 +84,21 @@ enum TriggerArguments {
     /// The pre-trigger ring holds about the bitrate times (pre-trigger + a key-frame interval of
     /// 1 s + 1 s of encoder lag): refused before capture when that is more than half of the RAM
     /// available now (`MemAvailable`), so a long ring at a high bitrate cannot exhaust memory.
-    static func checkRing(_ settings: TriggerSettings, bitrate: Int) throws(HFRError) {
+    ///
+    /// With `--buffer ram` the ring holds raw frames instead (`RawTriggerRing`): refused when
+    /// they alone would fill the RAM budget (2 bytes a pixel, a packed 4:2:2 camera's).
+    static func checkRing(_ settings: TriggerSettings, record: RecordSettings) throws(HFRError) {
+        if let budget = record.ramBudget {
+            let c = record.capture
+            let frames = RawTriggerRing.capacity(pre: settings.preTrigger, rate: c.frameRate)
+            let bytes = frames * c.width * c.height * 2
+            guard bytes > budget else { return }
+            throw usage(
+                "--pre-trigger \(settings.preTrigger.compactDescription) s of raw \(c.width)x\(c.height) frames at "
+                    + "\(c.frameRate.compactDescription) fps needs \(BufferArgument.gibibytes(bytes)), more than "
+                    + "--buffer ram's \(BufferArgument.gibibytes(budget)): shorten it or give more")
+        }
+        let bitrate = record.bitrate
         let seconds = settings.preTrigger + Rational(2)
         let bytes = (Rational(Int64(bitrate) / 8) * seconds).rounded()
         guard let available = SystemMemory.read()?.available, bytes > available / 2 else { return }

@@ -177,6 +177,12 @@ public struct H264Encoder: ~Copyable {
         return bytes
     }
 
+    /// Makes the next frame an IDR frame (a clip that starts there decodes from it).
+    public func forceKeyframe() throws(Failure) {
+        let result = hfr_encoder_force_intra_frame(encoder, true)
+        guard result == 0 else { throw Failure(code: result, operation: "ForceIntraFrame") }
+    }
+
     /// Encodes one I420 frame into `packet` (Annex B), stamped with `pts` in `timeBase`.
     public func encode(
         _ frame: Frame, pts: Int64, timeBase: Rational, into packet: Packet

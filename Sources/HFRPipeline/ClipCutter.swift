@@ -213,23 +213,30 @@ struct ClipCutter<Item> {
 
     /// Lets go of packets no clip can need: video before the last key frame at or before
     /// min(latest video − pre, the first pending window's start), and not yet written to the open
-    /// clip; audio before that key frame.
+    /// clip; audio more than `pre` + 2 s older than the latest audio (a clip shows no audio from
+    /// before its window's start, which is at most `pre` before its trigger), nor needed by a
+    /// pending window. Audio is pruned by its own clock: video may pause between clips (a raw
+    /// ring encodes only them) while audio goes on.
     private mutating func prune() {
-        guard let latest = video.entries.last?.time else { return }
-        var keep = latest - pre
-        if let first = pending.first { keep = min(keep, first.start) }
-        let limit = open == nil ? video.entries.count : video.cursor
-        var drop = video.head
-        for i in video.head..<limit where video.entries[i].isKey {
-            if video.entries[i].time > keep { break }
-            drop = i
+        if let latest = video.entries.last?.time {
+            var keep = latest - pre
+            if let first = pending.first { keep = min(keep, first.start) }
+            let limit = open == nil ? video.entries.count : video.cursor
+            var drop = video.head
+            for i in video.head..<limit where video.entries[i].isKey {
+                if video.entries[i].time > keep { break }
+                drop = i
+            }
+            video.drop(before: drop)
         }
-        video.drop(before: drop)
-        let oldest = video.entries[video.head].time
-        var audioDrop = audio.head
-        let audioLimit = open == nil ? audio.entries.count : audio.cursor
-        while audioDrop < audioLimit, audio.entries[audioDrop].time < oldest { audioDrop += 1 }
-        audio.drop(before: audioDrop)
+        if let latest = audio.entries.last?.time {
+            var keep = latest - pre - Rational(2)
+            if let first = pending.first { keep = min(keep, first.start) }
+            var audioDrop = audio.head
+            let audioLimit = open == nil ? audio.entries.count : audio.cursor
+            while audioDrop < audioLimit, audio.entries[audioDrop].time < keep { audioDrop += 1 }
+            audio.drop(before: audioDrop)
+        }
         peakBytes = max(peakBytes, heldBytes)
     }
 }

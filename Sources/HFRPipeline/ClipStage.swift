@@ -29,6 +29,8 @@ final class ClipStage {
     /// Asks the recording to stop (`--clips N` reached).
     private let stop: @Sendable () -> Void
     private var cutter: ClipCutter<MuxItem>
+    /// Where the triggers come from: the board (set when a raw pre-trigger ring takes them first).
+    var events: () -> [TriggerEvent]
     private var writer: ClipWriter?
     private var number = 0
     private var finalizers: [StageThread<ClipReport>] = []
@@ -45,6 +47,7 @@ final class ClipStage {
         self.force = force
         self.stop = stop
         cutter = ClipCutter(pre: triggers.preTrigger, post: triggers.postTrigger, hasAudio: format.audio != nil)
+        events = { board.take() }
     }
 
     /// The most bytes the pre-trigger ring held.
@@ -57,7 +60,7 @@ final class ClipStage {
     ) -> [ClipReport] {
         var lastStatus = Date.distantPast
         while let item = mux.pop() {
-            for event in board.take() { perform(cutter.trigger(event)) }
+            for event in events() { perform(cutter.trigger(event)) }
             let (time, isVideo, isKey, bytes) = describe(item)
             perform(cutter.push(item, time: time, isVideo: isVideo, isKey: isKey, bytes: bytes))
             if let status, Date().timeIntervalSince(lastStatus) >= 0.25 {
@@ -67,7 +70,7 @@ final class ClipStage {
                 lastStatus = Date()
             }
         }
-        for event in board.take() { perform(cutter.trigger(event)) }
+        for event in events() { perform(cutter.trigger(event)) }
         perform(cutter.finish())
         return finalizers.map { $0.join() }
     }

@@ -11,9 +11,21 @@ extension RecordPipeline {
         status: ((RecordStats, Int) -> Void)?
     ) throws(RecordFailure) -> RecordReport {
         let kinds = board.settings.kinds
-        if kinds.contains(.motion) {
-            video.motionDetector = MotionDetector(
+        let motion =
+            kinds.contains(.motion)
+            ? MotionDetector(
                 width: settings.capture.width, height: settings.capture.height, region: board.settings.motionRegion)
+            : nil
+        // With `--buffer ram` the ring holds raw frames and only clips are encoded; else it holds
+        // the encoded stream.
+        let forwarded = Locked<[TriggerEvent]>([])
+        let rawRing = settings.ramBudget.map { _ in
+            RawTriggerRing(board: board, inputTimeBase: input.videoTimeBase, motion: motion, forwarded: forwarded)
+        }
+        if rawRing != nil {
+            video.keyframeAfterGaps = true
+        } else if let motion {
+            video.motionDetector = motion
             video.motionBoard = board
         }
         if kinds.contains(.audio) { audio?.levelTrigger = board }
@@ -32,20 +44,32 @@ extension RecordPipeline {
         let audioSampleRate = audio?.sampleRate
         let stage = ClipStage(
             settings: settings, board: board, format: format, stats: stats, force: force, stop: { [self] in stop() })
+        if rawRing != nil {
+            // The clip stage cuts the windows the ring let through, from the triggers it took.
+            stage.events = {
+                forwarded.withLock { f in
+                    defer { f.removeAll() }
+                    return f
+                }
+            }
+        }
         var clips: [ClipReport] = []
-        let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, level in
+        let outcome = runStages(
+            input: input, audioDevice: audioDevice, video: video, audio: audio, rawRing: rawRing
+        ) { mux, level in
             clips = stage.run(mux, status: status, level: level)
             return nil
         }
         if let failure = outcome.encoderFailure { throw .encoder(failure) }
-        if stats.encoded.load(ordering: .relaxed) == 0 {
+        // Nothing captured is no recording; captured frames no trigger asked for are one.
+        if stats.captured.load(ordering: .relaxed) == 0 {
             throw .nothingRecorded(outcome.capture.reason, cause: outcome.capture.failure)
         }
         var report = makeReport(
             outcome.capture, started: started, keptFragmented: false, audioSampleRate: audioSampleRate)
         report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
         report.clips = clips
-        report.ringPeakBytes = stage.peakRingBytes
+        report.ringPeakBytes = max(stage.peakRingBytes, board.rawRingPeakBytes)
         if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }
         return report
     }

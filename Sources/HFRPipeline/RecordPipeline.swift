@@ -173,7 +173,8 @@ public final class RecordPipeline: Sendable {
     /// encoder and the bytes they hold, for the status); the write that failed, if one did.
     func runStages(
         input: any FrameSource, audioDevice: AudioCaptureInput?, video: sending VideoEncodeStage,
-        audio: sending AudioEncodeStage?, sink: (BoundedQueue<MuxItem>, () -> (frames: Int, bytes: Int)) -> AVFailure?
+        audio: sending AudioEncodeStage?, rawRing: sending RawTriggerRing? = nil,
+        sink: (BoundedQueue<MuxItem>, () -> (frames: Int, bytes: Int)) -> AVFailure?
     ) -> StagesOutcome {
         // An MJPEG camera's pictures are decoded by their own stage, off the capture thread.
         let decode =
@@ -183,10 +184,18 @@ public final class RecordPipeline: Sendable {
             : nil
         session.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
-        let frames =
+        // The frames waiting for the encoder: in RAM up to the budget with `--buffer ram`. A raw
+        // pre-trigger ring stands between the capture's queue and that one.
+        let hasRing = rawRing != nil
+        let encoderInput =
             settings.ramBudget.map {
-                BoundedQueue<Frame>(byteBudget: $0, producers: decode?.threads ?? 1) { $0.byteCount }
+                BoundedQueue<Frame>(byteBudget: $0, producers: hasRing ? 1 : decode?.threads ?? 1) {
+                    $0.byteCount
+                }
             } ?? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
+        let frames =
+            hasRing
+            ? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1) : encoderInput
         let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
         let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
@@ -200,24 +209,32 @@ public final class RecordPipeline: Sendable {
         capture.jpegQueue = jpegs
         let decodeThreads = decode?.start(from: jpegs!, to: frames) ?? []
         let captureThread = StageThread(name: "capture") { capture.run() }
-        let encodeThread = StageThread(name: "encode") { video.run(from: frames, to: mux) }
+        var ringThread: StageThread<Void>?
+        if let rawRing { ringThread = StageThread(name: "raw-ring") { rawRing.run(from: frames, to: encoderInput) } }
+        let encodeThread = StageThread(name: "encode") { video.run(from: encoderInput, to: mux) }
         var audioThread: StageThread<EncoderFailure?>?
         if let audio { audioThread = StageThread(name: "audio") { audio.run(from: samples!, to: mux) } }
 
-        let writeFailure = sink(mux) { (frames.depth + (jpegs?.depth ?? 0), frames.heldBytes) }
+        let writeFailure = sink(mux) {
+            let waiting = encoderInput.depth + (hasRing ? frames.depth : 0) + (jpegs?.depth ?? 0)
+            return (waiting, encoderInput.heldBytes)
+        }
         if writeFailure != nil {
             stop()
             mux.cancel()
             jpegs?.cancel()
             frames.cancel()
+            encoderInput.cancel()
             samples?.cancel()
         }
         let captured = captureThread.join()
+        ringThread?.join()
         let decodeFailure = decodeThreads.compactMap { $0.join() }.first
         let encoderFailure = decodeFailure ?? encodeThread.join() ?? audioThread?.join()
         deviceThread?.join()
         return StagesOutcome(
-            capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure, bufferPeak: frames.peak)
+            capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure,
+            bufferPeak: encoderInput.peak)
     }
 
     /// The mux stage: writes packets until every encoder has finished; the write that failed, if one did.

@@ -25,7 +25,7 @@ public struct TriggerEvent: Sendable, Equatable {
     }
 }
 
-/// What `hfr record --pre-trigger/--post-trigger/--trigger` asked for.
+/// What `hfr record --pre-trigger`, `--post-trigger` and `--trigger` asked for.
 public struct TriggerSettings: Sendable {
     /// Kept before each trigger (from the key frame at or before it).
     public var preTrigger: Rational

@@ -19,6 +19,7 @@ public final class TriggerBoard: Sendable {
     private let motion = Atomic<Int>(0)
     private let firedCount = Atomic<Int>(0)
     private let clipCount = Atomic<Int>(0)
+    private let rawRingPeak = Atomic<Int>(0)
     /// When each detector last fired (seconds from the first frame), and whether its measure has
     /// fallen below the threshold since: a detector fires again only then and `rearmAfter` later.
     private let detectors = Locked<[TriggerKind: (time: Rational, isArmed: Bool)]>([:])
@@ -81,6 +82,11 @@ public final class TriggerBoard: Sendable {
             return t
         }
     }
+
+    /// The most bytes of raw frames a `RawTriggerRing` held (0 without one).
+    public var rawRingPeakBytes: Int { rawRingPeak.load(ordering: .relaxed) }
+
+    func noteRingBytes(_ bytes: Int) { rawRingPeak.store(bytes, ordering: .relaxed) }
 
     /// Clips written so far.
     public var clips: Int { clipCount.load(ordering: .relaxed) }

@@ -8,6 +8,10 @@ final class VideoEncodeStage {
     let outputTimeBase: Rational
     let frameTicks: Int64
     let stats: RecordStats
+    /// Frames arrive in runs with gaps between them (the clips a raw pre-trigger ring lets
+    /// through): the first frame after a gap of more than a frame is made a key frame, so each
+    /// clip decodes from its own start.
+    var keyframeAfterGaps = false
     /// `--trigger motion`: the detector, and where its triggers go.
     var motionDetector: MotionDetector?
     var motionBoard: TriggerBoard?
@@ -50,7 +54,14 @@ final class VideoEncodeStage {
         defer { mux.finish() }
         do {
             var converter = try PictureConverter(width: encoder.settings.width, height: encoder.settings.height)
+            var previousPts: Int64?
             while let frame = frames.pop() {
+                if keyframeAfterGaps, let previous = previousPts, let pts = frame.pts,
+                    Rational.seconds(pts - previous, in: inputTimeBase) * encoder.settings.frameRate > Rational(3, 2)
+                {
+                    try encoder.forceKeyframe()
+                }
+                previousPts = frame.pts
                 let picture = try converter.i420(frame)
                 if let board = motionBoard, let score = motionDetector?.score(picture) {
                     board.motionScore = score

@@ -6,7 +6,7 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 29: `hfr record --pre-trigger/--post-trigger/--trigger`, a high-speed camera's way of
+/// Issue 29: `hfr record --pre-trigger`, `--post-trigger`, `--trigger`: a high-speed camera's way of
 /// recording: clips around triggers from a ring in RAM. Real sources (FFmpeg filter graphs with
 /// events at known times, the test source), real signals, a real browser clicking the preview's
 /// button; the clips checked with ffprobe/ffmpeg and hfr probe. `--late-frames queue`: whether a
@@ -70,12 +70,15 @@ import Testing
     }
 
     /// Acceptance 1: a flash at 3.0 s (on a key frame) or 3.5 s (between two), motion trigger,
-    /// 1 s before and after: exactly one clip, 2 s long, the flash at 1 s ± one frame.
-    @Test(arguments: ["3", "3.5"]) func aFlashMakesOneClipWithTheFlashAtOneSecond(at flash: String) throws {
-        let r = try record([
-            dir.path("shot-%03d.mp4"), "--source", Self.flash(at: flash), "--fps", "120", "--size", "640x360",
-            "--duration", "5", "--trigger", "motion", "--pre-trigger", "1s", "--post-trigger", "1s", "--json",
-        ])
+    /// 1 s before and after: exactly one clip, 2 s long, the flash at 1 s ± one frame. Also with
+    /// `--buffer ram`, where the ring holds raw frames and only the clip is encoded.
+    @Test(arguments: [("3", false), ("3.5", false), ("3.5", true)])
+    func aFlashMakesOneClipWithTheFlashAtOneSecond(at flash: String, rawRing: Bool) throws {
+        let r = try record(
+            [
+                dir.path("shot-%03d.mp4"), "--source", Self.flash(at: flash), "--fps", "120", "--size", "640x360",
+                "--duration", "5", "--trigger", "motion", "--pre-trigger", "1s", "--post-trigger", "1s", "--json",
+            ] + (rawRing ? ["--buffer", "ram:512M"] : []))
         #expect(files == ["shot-001.mp4"], "\(r.stderr)")
         let clip = dir.path("shot-001.mp4")
         #expect(abs(try Self.duration(clip) - 2) <= 1.0 / 120 + 1e-6)
@@ -87,6 +90,36 @@ import Testing
         let report = try Tool.json(r.stdout)
         let clips = report["clips"] as? [[String: Any]] ?? []
         #expect(clips.count == 1 && clips.first?["frames"] as? Int == 240)
+        // A raw ring encodes the clip alone: 240 frames; an encoded ring, all 600 captured.
+        #expect(report["framesEncoded"] as? Int == (rawRing ? 240 : 600))
+    }
+
+    /// `--buffer ram` with a trigger, as high-speed cameras save: at 1080p240, which two cores
+    /// cannot encode live, the ring holds raw frames and only the clip is encoded — every frame
+    /// of it kept, none dropped.
+    @Test func aRawRingKeepsEveryFrameOfAClipTheEncoderCannotKeepUpWith() throws {
+        // The signal once 1.5 s of frames are captured (the preview's count: a loaded machine may
+        // make the test source slower than real time), so the window lies inside the recording.
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            [
+                "record", dir.path("fast.mp4"), "--source", "test", "--fps", "240", "--size", "1920x1080",
+                "--duration", "4", "--audio", "none", "--buffer", "ram:4G", "--trigger", "signal",
+                "--pre-trigger", "1s", "--post-trigger", "1s", "--json", "--preview", String(port),
+            ], in: dir)
+        let status = Preview.waitForStatus(port, while: hfr) { ($0["framesCaptured"] as? Int ?? 0) >= 360 }
+        #expect(status != nil)
+        hfr.send(SIGUSR1)
+        let r = hfr.wait()
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try Tool.json(r.stdout)
+        let clips = report["clips"] as? [[String: Any]] ?? []
+        try #require(clips.count == 1, "\(r.stderr)")
+        #expect(clips[0]["frames"] as? Int == 480 && clips[0]["framesMissing"] as? Int == 0, "\(clips[0])")
+        #expect(report["framesDroppedLate"] as? Int == 0 && report["framesEncoded"] as? Int == 480, "\(r.stderr)")
+        let clip = dir.path("fast-001.mp4")
+        #expect(try FFprobe.count(clip, decoding: true) == 480)
+        #expect(abs(try Self.duration(clip) - 2) <= 1.0 / 240 + 1e-6)
     }
 
     /// Acceptance 2: two signals 3 s apart make two clips; two 0.4 s apart, one clip holding both.
@@ -96,7 +129,7 @@ import Testing
             Tool.hfrPath,
             [
                 "record", dir.path("take.mp4"), "--source", "test", "--fps", "120", "--size", "640x360",
-                "--duration", "8", "--trigger", "signal", "--pre-trigger", "1s", "--post-trigger", "1s",
+                "--duration", "6.5", "--trigger", "signal", "--pre-trigger", "1s", "--post-trigger", "1s",
                 "--late-frames", "queue",
             ], directory: dir)
         #expect(hfr.waitForOutput(timeout: 20))

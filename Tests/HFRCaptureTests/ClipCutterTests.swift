@@ -114,6 +114,18 @@ import Testing
         #expect(peak >= 2 * gop, "peak \(peak)")
     }
 
+    /// A raw ring encodes only clips: between them audio goes on alone, and the ring still
+    /// lets go of it (it held all of it before).
+    @Test func audioAloneIsHeldOnlyForThePreTriggerSpan() {
+        var cutter = ClipCutter<Int>(pre: Rational(1), post: Rational(1), hasAudio: true)
+        for packet in 0..<(60 * 47) {
+            _ = cutter.push(
+                packet, time: Rational(Int64(packet * 1024), 48000), isVideo: false, isKey: false, bytes: 200)
+        }
+        // 1 s + 2 s of 47 packets of 200 bytes, and the one arriving.
+        #expect(cutter.heldBytes <= 3 * 47 * 200 + 2 * 200, "\(cutter.heldBytes)")
+    }
+
     @Test func aTriggerBeforeTheRingStartsAtItsOldestKeyFrameAndTheEndClosesAClip() throws {
         // A trigger at 0.2 s with 1 s before: the clip starts at 0 (nothing older exists).
         let (early, _) = Self.run(seconds: 3, triggers: [(Self.t(1, 5), Self.t(1, 5))])
