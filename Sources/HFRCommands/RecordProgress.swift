@@ -67,6 +67,16 @@ final class RecordProgress {
     /// Says what each Ctrl-C does when it comes (the signal handler writes these texts).
     func prepareSignalMessages() {
         let prefix = ProgressLine.abortPrefix
+        if triggers != nil {
+            // Clips: the open one (if any) is finished; a second signal leaves its partial file.
+            StopSignal.sayOnStop(
+                prefix + "hfr: stopping: finishing the open clip, if there is one (Ctrl-C again stops at once and "
+                    + "keeps what it has as NAME.partial.mp4)\n")
+            StopSignal.sayOnAbort(
+                prefix + "hfr: second interrupt: stopped at once; a clip being written is kept as its .partial.mp4 "
+                    + "(fragmented MP4)\n")
+            return
+        }
         if settings.ramBudget != nil {
             StopSignal.sayOnStop(
                 prefix + "hfr: stopping: saving the frames held in RAM, then finalizing \(settings.output) "

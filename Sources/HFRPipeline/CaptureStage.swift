@@ -8,6 +8,8 @@ import HFRMedia
 /// Why a recording stopped.
 public enum StopReason: String, Sendable {
     case duration, frames, signal, endOfSource = "end-of-source", sourceError = "source-error"
+    /// A triggered recording wrote its `--clips N`.
+    case clips
 }
 
 /// The capture thread: reads the source, timestamps frames from the source's clock relative to the

@@ -32,7 +32,9 @@ final class ClipStage {
     /// Where the triggers come from: the board (set when a raw pre-trigger ring takes them first).
     var events: () -> [TriggerEvent]
     private var writer: ClipWriter?
+    /// The last clip number used (names of existing files are skipped), and the clips opened.
     private var number = 0
+    private var opened = 0
     private var finalizers: [StageThread<ClipReport>] = []
 
     init(
@@ -97,7 +99,8 @@ final class ClipStage {
     }
 
     private func open(_ window: ClipWindow) {
-        if let limit = triggers.clipLimit, number >= limit { return }
+        if let limit = triggers.clipLimit, opened >= limit { return }
+        opened += 1
         number += 1
         var path = triggers.names.name(number)
         // Without --force a clip never replaces a file: it takes the next free number.
@@ -122,6 +125,6 @@ final class ClipStage {
                 if clip.failure == nil { board.noteClip() }
                 return clip
             })
-        if let limit = triggers.clipLimit, number >= limit { stop() }
+        if let limit = triggers.clipLimit, opened >= limit { stop() }
     }
 }

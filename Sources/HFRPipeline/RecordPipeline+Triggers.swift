@@ -65,8 +65,13 @@ extension RecordPipeline {
         if stats.captured.load(ordering: .relaxed) == 0 {
             throw .nothingRecorded(outcome.capture.reason, cause: outcome.capture.failure)
         }
-        var report = makeReport(
-            outcome.capture, started: started, keptFragmented: false, audioSampleRate: audioSampleRate)
+        var capture = outcome.capture
+        if let limit = board.settings.clipLimit, clips.count >= limit, capture.reason == .signal,
+            !StopSignal.isRequested
+        {
+            capture.reason = .clips
+        }
+        var report = makeReport(capture, started: started, keptFragmented: false, audioSampleRate: audioSampleRate)
         report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
         report.clips = clips
         report.ringPeakBytes = max(stage.peakRingBytes, board.rawRingPeakBytes)

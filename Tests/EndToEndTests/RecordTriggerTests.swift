@@ -190,6 +190,20 @@ import Testing
         #expect(try Self.probedTriggers(dir.path("key-001.mkv")).map(\.0) == ["key"])
     }
 
+    /// A clip never replaces a file without --force: it takes the next free number, and
+    /// `--clips 1` still writes one clip and stops once it is written.
+    @Test func anExistingNameIsSkippedAndClipsStopsTheRecording() throws {
+        try Data("keep".utf8).write(to: dir.url.appendingPathComponent("n-001.mp4"))
+        let r = try record(
+            [
+                dir.path("n.mp4"), "--source", "test", "--fps", "60", "--size", "640x360", "--duration", "30",
+                "--trigger", "key", "--pre-trigger", "0.5", "--post-trigger", "0.5", "--clips", "1",
+            ], stdin: "\n")
+        #expect(files == ["n-001.mp4", "n-002.mp4"], "\(r.stderr)")
+        #expect(try String(contentsOfFile: dir.path("n-001.mp4"), encoding: .utf8) == "keep")
+        #expect(r.stderr.contains("stopped by clips"), "\(r.stderr)")
+    }
+
     /// On a terminal (a tmux pane): space and Enter fire clips as they are pressed, without echo;
     /// the terminal's line editing and echo are back afterwards — after a normal end and after a
     /// second Ctrl-C, which exits at once.
