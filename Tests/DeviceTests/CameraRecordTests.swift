@@ -100,11 +100,8 @@ extension DeviceTests {
                 ], directory: dir)
             #expect(hfr.waitForOutput(timeout: 30))
             usleep(3_000_000)
-            hfr.send(SIGUSR1)
-            let r = hfr.wait()
+            let (r, report, clips) = try hfr.signalTriggerAndWait()
             #expect(r.status == 0, "\(r.stderr)")
-            let report = try Tool.json(r.stdout)
-            let clips = report["clips"] as? [[String: Any]] ?? []
             try #require(clips.count == 1, "\(r.stderr)")
             let fraction = (report["frameRate"] as? String ?? "").split(separator: "/").compactMap { Double($0) }
             let rate = fraction.count == 2 ? fraction[0] / fraction[1] : 0

@@ -109,11 +109,8 @@ import Testing
             ], in: dir)
         let status = Preview.waitForStatus(port, while: hfr) { ($0["framesCaptured"] as? Int ?? 0) >= 360 }
         #expect(status != nil)
-        hfr.send(SIGUSR1)
-        let r = hfr.wait()
+        let (r, report, clips) = try hfr.signalTriggerAndWait()
         #expect(r.status == 0, "\(r.stderr)")
-        let report = try Tool.json(r.stdout)
-        let clips = report["clips"] as? [[String: Any]] ?? []
         try #require(clips.count == 1, "\(r.stderr)")
         #expect(clips[0]["frames"] as? Int == 480 && clips[0]["framesMissing"] as? Int == 0, "\(clips[0])")
         #expect(report["framesDroppedLate"] as? Int == 0 && report["framesEncoded"] as? Int == 480, "\(r.stderr)")

@@ -162,3 +162,14 @@ extension Tool {
         return false
     }
 }
+
+extension BackgroundProcess {
+    /// A triggered recording's one trigger: sends SIGUSR1 (`--trigger signal`), waits for the
+    /// exit, and returns what it printed, its `--json` report and the report's clips.
+    public func signalTriggerAndWait() throws -> (result: ToolResult, report: [String: Any], clips: [[String: Any]]) {
+        send(SIGUSR1)
+        let result = wait()
+        let report = try Tool.json(result.stdout)
+        return (result, report, report["clips"] as? [[String: Any]] ?? [])
+    }
+}
