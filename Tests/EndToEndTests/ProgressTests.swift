@@ -165,17 +165,22 @@ struct ProgressTests {
             quiet.stderr.split(separator: "\n").count == 1 && quiet.stderr.hasPrefix("Recorded "), "\(quiet.stderr)")
     }
 
-    /// Ctrl-C twice: the second comes while the first is still finishing (1080p frames queued for
-    /// an encoder that cannot keep up): the status line ends, the message says what was kept, and
-    /// it is true: the partial recording plays, the final file was not made.
+    /// Ctrl-C twice: the second comes while the first is still finishing — the frames held in RAM
+    /// (`--buffer ram`) for an encoder that cannot keep up with 1080p240, at least 30 of them when
+    /// the first comes, after a second of them was saved (without a backlog, an encoder that keeps up finished before the second
+    /// could come, and the test raced it): the status line ends, the message says what was kept,
+    /// and it is true: the partial recording plays, the final file was not made.
     @Test func secondCtrlCEndsTheLineAndKeepsThePartialRecording() throws {
         let dir = try TemporaryDirectory()
         let session = try TerminalSession(
             [
-                Tool.hfrPath, "record", "--source", "test", "--size", "1920x1080", "--fps", "120", "--late-frames",
-                "queue", "r.mp4",
+                Tool.hfrPath, "record", "--source", "test", "--size", "1920x1080", "--fps", "240", "--buffer",
+                "ram:2G", "--audio", "none", "r.mp4",
             ], in: dir.path("."))
-        _ = try #require(try session.waitFor { Self.recordFrames($0) ?? 0 >= 120 }, "no status line")
+        // A second of frames saved (the partial file has whole fragments), and a backlog.
+        _ = try #require(
+            try session.waitFor { Self.recordFrames($0) ?? 0 >= 240 && Self.heldFrames($0) ?? 0 >= 30 },
+            "no backlog in RAM")
         try session.send("C-c")
         // The second as soon as hfr has taken the first (two sent at once could reach it as one
         // signal): its message is read from the transcript, milliseconds after it is written.
@@ -185,12 +190,14 @@ struct ProgressTests {
         let last = try #require(screens.last)
         #expect(session.exitCode(in: last) == 130, "\(last)")
         // Each message on a line of its own (the terminal echoes ^C where the cursor was).
-        let stopping = try #require(last.firstIndex { $0.hasPrefix("hfr: stopping: finalizing r.mp4") }, "\(last)")
+        let stopping = try #require(
+            last.firstIndex { $0.hasPrefix("hfr: stopping: saving the frames held in RAM, then finalizing r.mp4") },
+            "\(last)")
         let second = try #require(last.firstIndex { $0.hasPrefix("hfr: second interrupt") }, "\(last)")
         #expect(
             last[second]
-                == "hfr: second interrupt: stopped at once; the recording so far is kept in r.partial.mp4 "
-                + "(fragmented MP4, all but its last half second); r.mp4 was not written", "\(last)")
+                == "hfr: second interrupt: stopped at once; the frames saved so far are kept in r.partial.mp4 "
+                + "(fragmented MP4); those still in RAM and r.mp4 were not written", "\(last)")
         #expect(stopping < second)
         #expect(!last.contains { $0.contains("frame=") && $0.contains("hfr:") }, "\(last)")
         #expect(try dir.contents() == ["r.partial.mp4"])
@@ -298,6 +305,12 @@ struct ProgressTests {
         #expect(quiet.status == 0, "\(quiet.stderr)")
         #expect(quiet.stderr.split(separator: "\n").count == 1, "\(quiet.stderr)")
         #expect(quiet.stderr.hasPrefix("batch: 9 jobs: 9 done, "), "\(quiet.stderr)")
+    }
+
+    /// The frames waiting in RAM on a `--buffer ram` status line (`RAM 1.3 GiB of 2.0 GiB (452 frames)`).
+    static func heldFrames(_ line: String) -> Int? {
+        guard line.hasPrefix("frame="), let match = line.firstMatch(of: /\((\d+) frames\)/) else { return nil }
+        return Int(match.1)
     }
 
     static func recordFrames(_ line: String) -> Int? {

@@ -221,7 +221,8 @@ import Testing
         #expect(end.contains { $0.hasPrefix("icanon echo") }, "terminal settings after: \(end)")
         #expect(files == ["key-001.mp4", "key-002.mp4"], "\(end)")
         #expect(try Self.probedTriggers(dir.path("key-002.mp4")).map(\.0) == ["key"])
-        // Two Ctrl-C: the second exits at once (130) and still puts the terminal back.
+        // Two interrupts: the second exits at once (130) and still puts the terminal back. Sent to
+        // hfr itself (Ctrl-C in the pane would reach the shells around it too).
         let aborted = try TerminalSession(
             [
                 "bash", "-c",
@@ -229,8 +230,12 @@ import Testing
             ],
             in: dir.url.path)
         #expect(aborted.waitForOutput("record: "))
-        try aborted.send("C-c")
-        try aborted.send("C-c")
+        let pid = try Tool.run("pgrep", ["-f", "^\(Tool.hfrPath) record abort.mp4 "]).stdout
+            .split(separator: "\n").first.flatMap { pid_t($0) }
+        let hfr = try #require(pid, "hfr's process")
+        kill(hfr, SIGINT)
+        usleep(100_000)
+        kill(hfr, SIGINT)
         let screen = try aborted.samples().last ?? []
         #expect(screen.contains { $0.hasPrefix("icanon echo") }, "terminal settings after: \(screen)")
     }
