@@ -39,10 +39,19 @@ public struct ExportCommand: Command {
         is shown. The two exclude each other and are refused for containers (their own timestamps
         rule).
 
-        --reencode auto (default) decodes and re-encodes, with hfr's layered H.264 encoder, what the
-        lossless rules cannot reach (no layers, odd ratios, other encoders' files); never refuses and
-        names the nearest lossless choice; always re-encodes. Pictures beyond 8-bit 4:2:0 (10-bit,
-        4:2:2, 4:4:4) are re-encoded with libx264 in their own format instead, which the plan names.
+        --reencode auto (default) decodes and re-encodes what the lossless rules cannot reach (no
+        layers, odd ratios, other encoders' files); never refuses and names the nearest lossless
+        choice; always re-encodes. A re-encode is a delivery: it is written with an offline encoder
+        of libavcodec in the input's codec family (H.264: libx264, HEVC: libx265, AV1: SVT-AV1 or
+        libaom, VP9: libvpx-vp9, ProRes: prores_ks, FFV1; H.264 for others; what the container
+        stores), keeping its bit depth, chroma and colour description, at a visually lossless
+        constant quality (x264 CRF 18, x265 CRF 20, AV1 CRF 30, VP9 CRF 24). --codec chooses the
+        codec (a codec other than the input's re-encodes); openh264 is hfr's layered encoder as
+        hfr record writes (temporal layers, so --fps can drop them again; 8-bit 4:2:0, a bitrate).
+        --quality crf:N (the encoder's scale, lower is better), bitrate:B (average bits per second:
+        8M, 2500k) or lossless (x264 qp 0, x265/VP9/libaom lossless modes, FFV1). The stretches of
+        a ramp re-encoded between copied ones use the recording's own encoder settings, so both
+        share one configuration; --quality does not apply to them.
 
         --interpolate flow (default) makes the frames a speed below the capture rate needs (C·S/O < 1:
         each output frame advances the source by less than one captured frame) from motion: dense
@@ -106,6 +115,14 @@ public struct ExportCommand: Command {
             "interpolate", "METHOD",
             help: "New frames below the capture rate: flow (default, motion), blend or repeat.",
             choices: InterpolationMethod.allCases.map(\.rawValue)),
+        .value(
+            "codec", "CODEC",
+            help: "Codec of re-encoded video: h264, hevc, av1, vp9, prores, ffv1, openh264 (default: the input's).",
+            choices: OutputCodec.allCases.map(\.rawValue)),
+        .value(
+            "quality", "Q",
+            help: "Re-encode quality: crf:N, bitrate:B (8M, 2500k) or lossless (default crf, visually lossless).",
+            choices: ["lossless"]),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
@@ -141,6 +158,22 @@ public struct ExportCommand: Command {
         var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
         settings.interpolation = interpolation
+        if let text = arguments.value("codec") {
+            guard let codec = OutputCodec(rawValue: text) else {
+                throw .usage(
+                    "--codec must be \(OutputCodec.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'",
+                    of: command)
+            }
+            settings.delivery.codec = codec
+        }
+        if let text = arguments.value("quality") {
+            guard let quality = VideoQuality(parsing: text) else {
+                throw .usage(
+                    "--quality must be crf:N (0-63), bitrate:B (bits per second: 8M, 2500k) or lossless, not '\(text)'",
+                    of: command)
+            }
+            settings.delivery.quality = quality
+        }
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
         self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"

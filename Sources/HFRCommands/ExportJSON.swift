@@ -30,6 +30,8 @@ enum ExportJSON {
                     ("spliced", .bool(r.isSpliced)),
                     ("kernelCopy", .bool(r.isKernelCopy)),
                     ("reencodeReason", .optional(r.reencodeReason.map { .string($0) })),
+                    ("encoder", .optional(r.encoder.map { .string($0) })),
+                    ("quality", .optional(r.quality.map { .string($0) })),
                     ("interpolatedFrames", .int(Int64(r.interpolatedFrames))),
                     ("interpolation", .optional(r.interpolation.map { .string($0) })),
                 ])
@@ -67,9 +69,10 @@ enum ExportJSON {
     }
 
     static func summaryLine(_ r: ExportReport) -> String {
+        let with = r.encoder.map { " with \($0)" + (r.quality.map { " \($0)" } ?? "") } ?? ""
         let how =
             r.isReencoded
-            ? "re-encoded (\(r.reencodeReason ?? ""))"
+            ? "re-encoded\(with) (\(r.reencodeReason ?? ""))"
             : r.isSpliced
                 ? "copied losslessly but for the segments re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
         var line = "Exported \(r.output): \(r.framesOut) of \(r.framesIn) frames \(how), "

@@ -1,48 +1,95 @@
 import HFRMedia
 
-/// A whole re-encode written with a delivery encoder through libavcodec rather than hfr's layered
-/// OpenH264 (8-bit 4:2:0 H.264): for pictures OpenH264 would reduce (10-bit, 4:2:2, 4:4:4), and for
-/// a container that does not store H.264 (WebM: VP9).
+/// A whole re-encode written with a delivery encoder through libavcodec (libx264, libx265,
+/// SVT-AV1/libaom, libvpx-vp9, ProRes, FFV1) rather than hfr's layered OpenH264: by default in the
+/// source's codec family (H.264 for codecs hfr does not encode), its bit depth, chroma and colour
+/// (`--codec`, `--quality` choose otherwise).
 public struct DeliveryEncoding: Sendable, Equatable {
     /// libavcodec's encoder name ("libx264", "libx265", "libvpx-vp9").
     public let codec: String
-    /// The pictures it is given: the decoder's own format, or 8-bit 4:2:0.
+    /// The pictures it is given: the decoder's own format where the encoder takes it, else the
+    /// nearest one it takes.
     public let format: PixelFormat
-    /// Whether it takes the decoder's pictures as they are (else converted to I420).
-    public let takesSourcePictures: Bool
-    /// Why this encoder, for the plan's notes.
-    public let note: String
+    /// How it spends bits; nil where the encoder has its own rule (ProRes, FFV1).
+    public let quality: VideoQuality?
+    /// What the plan says of it where the pictures change format or exceed 8-bit 4:2:0.
+    public let note: String?
 
-    /// The delivery encoder of a whole re-encode of `video` into `container` (libavformat's name),
-    /// or nil for hfr's layered OpenH264. New pictures (`makesPictures`) are 8-bit 4:2:0.
-    static func choose(video: StreamInfo, container: String, makesPictures: Bool) -> DeliveryEncoding? {
-        let source = video.pixelFormat.flatMap(PixelFormat.init(name:))
-        let rich = source.map { $0.exceedsI420 && !makesPictures } ?? false
-        if !Muxer.formatAcceptsH264(container) {
-            guard let codec = Encoder.webmCodec else { return nil }
-            let keep = rich && Encoder.encoder(codec, takes: source!)
-            let why = "\(container == "webm" ? "WebM" : container) stores VP8, VP9 or AV1, not H.264"
-            return DeliveryEncoding(
-                codec: codec, format: keep ? source! : .yuv420p, takesSourcePictures: keep || source?.isI420 == true,
-                note: "re-encoded with \(codec) (\(why))" + (keep ? ", keeping its \(source!.name) pictures" : ""))
+    /// What a re-encode is asked for (`--codec`, `--quality`; nil: the defaults).
+    public struct Request: Sendable, Equatable {
+        public var codec: OutputCodec?
+        public var quality: VideoQuality?
+
+        public init(codec: OutputCodec? = nil, quality: VideoQuality? = nil) {
+            self.codec = codec
+            self.quality = quality
         }
-        guard rich, let format = source, let codec = Encoder.deliveryCodec(for: format) else { return nil }
-        return DeliveryEncoding(
-            codec: codec, format: format, takesSourcePictures: true,
-            note: "re-encoded with \(codec) to keep its \(format.name) pictures "
-                + "(hfr's layered OpenH264 writes 8-bit 4:2:0 only): no temporal layers")
     }
 
-    /// What the plan says of a re-encode of pictures beyond 8-bit 4:2:0, or into a container
-    /// without H.264: the delivery encoder and why, or that 8 bits are written.
-    static func note(video: StreamInfo, delivery: DeliveryEncoding?, makesPictures: Bool) -> String? {
-        let source = video.pixelFormat.flatMap(PixelFormat.init(name:))
-        if let delivery {
-            guard let source, source.exceedsI420, delivery.format != source else { return delivery.note }
+    /// The delivery encoder of a whole re-encode of `video` into `container` (libavformat's name),
+    /// or nil for hfr's layered OpenH264 (`--codec openh264`). Throws a usage failure when the
+    /// requested codec or quality cannot be written there.
+    static func choose(
+        video: StreamInfo, container: String, makesPictures: Bool, request: Request
+    ) throws(ExportFailure) -> DeliveryEncoding? {
+        if request.codec == .openh264 {
+            if let quality = request.quality, let why = OutputCodec.openh264.refusal(of: quality) {
+                throw .usage("--quality \(quality): \(why)")
+            }
+            return nil
         }
-        guard let format = source, format.exceedsI420 else { return nil }
-        let why = makesPictures ? "new pictures are made in 8-bit 4:2:0" : "no encoder here takes \(format.name)"
-        let lost = "the re-encode writes 8-bit 4:2:0 (\(why)): its \(format.name) pictures lose bit depth or chroma"
-        return delivery.map { "\($0.note); \(lost)" } ?? lost
+        let source = video.pixelFormat.flatMap(PixelFormat.init(name:)) ?? .yuv420p
+        func stores(_ codec: OutputCodec, _ encoder: String) -> Bool {
+            Encoder.codecID(ofEncoder: encoder).map { Muxer.format(container, accepts: $0) } ?? false
+        }
+        let families: [OutputCodec]
+        if let codec = request.codec {
+            if let quality = request.quality, let why = codec.refusal(of: quality) {
+                throw .usage("--quality \(quality): \(why)")
+            }
+            guard let encoder = codec.encoders(quality: request.quality).first else {
+                throw .usage("--codec \(codec.rawValue): this FFmpeg has no \(codec.displayName) encoder")
+            }
+            guard stores(codec, encoder) else {
+                throw .usage(
+                    "--codec \(codec.rawValue): \(AtomicOutput.displayName(ofFormat: container)) cannot store \(codec.displayName); "
+                        + "write .mkv\(codec == .prores ? " or .mov" : "") instead")
+            }
+            families = [codec]
+        } else {
+            // The source's family where the container stores it, else what it stores.
+            let own = OutputCodec.family(ofSource: video.codecName)
+            families = ([own, .h264, .hevc, .vp9, .av1]).filter { family in
+                (request.quality.map { family.refusal(of: $0) == nil } ?? true)
+                    && family.encoders(quality: request.quality).contains { stores(family, $0) }
+            }
+        }
+        // The first encoder of the first family that takes the pictures as they are; else the
+        // first family's first encoder, in the nearest format it takes.
+        let candidates = families.flatMap { f in
+            f.encoders(quality: request.quality ?? f.defaultQuality).filter { stores(f, $0) }.map { (f, $0) }
+        }
+        guard
+            let (family, encoder) = candidates.first(where: { Encoder.encoder($0.1, takes: source) })
+                ?? candidates.first,
+            let format = Encoder.bestFormat(of: encoder, for: source)
+        else {
+            throw .usage("no encoder here writes video \(AtomicOutput.displayName(ofFormat: container)) can store")
+        }
+        let quality = request.quality ?? family.defaultQuality
+        let with = "re-encoded with \(encoder)" + (quality.map { " (\($0))" } ?? "")
+        let note: String? =
+            format != source
+            ? "\(with): its \(source.name) pictures are written as \(format.name)"
+            : source.exceedsI420
+                ? "\(with) to keep its \(source.name) pictures"
+                    + (makesPictures ? " (new ones are made from 8-bit 4:2:0 copies)" : "") : nil
+        return DeliveryEncoding(codec: encoder, format: format, quality: quality, note: note)
+    }
+
+    /// What the plan says of a re-encode with hfr's layered OpenH264 of pictures beyond 8-bit 4:2:0.
+    static func layeredNote(video: StreamInfo) -> String? {
+        guard let format = video.pixelFormat.flatMap(PixelFormat.init(name:)), format.exceedsI420 else { return nil }
+        return "OpenH264 writes 8-bit 4:2:0: its \(format.name) pictures lose bit depth or chroma"
     }
 }

@@ -235,6 +235,11 @@ public final class ExportPipeline {
         report.interpolatedFrames = video.interpolatedOut
         report.isSpliced = plan.isSpliced
         report.interpolation = plan.synthesis?.rawValue
+        if plan.layers == nil || plan.isSpliced {
+            let delivery = plan.isSpliced ? nil : plan.delivery
+            report.encoder = delivery?.codec ?? "openh264"
+            report.quality = delivery.map { $0.quality?.description } ?? plan.layeredBitrate.map { "bitrate:\($0)" }
+        }
         report.audioTracks = preview.audioTracks
         report.audioSampleRate = preview.audioSampleRate ?? 0
         report.audioSamples = preview.audioSamples ?? 0

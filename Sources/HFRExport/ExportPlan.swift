@@ -40,6 +40,8 @@ public struct ExportPlan: Sendable {
     var spliceEncoder: H264Encoder.Settings?
     /// A whole re-encode's encoder when it is not hfr's layered OpenH264 (`DeliveryEncoding`).
     public internal(set) var delivery: DeliveryEncoding?
+    /// `--codec openh264 --quality bitrate:B`: the layered encoder's bitrate (nil: its default).
+    var layeredBitrate: Int64?
     /// Evenly spaced frames stamped in a time base that rounds them (Matroska's milliseconds): the
     /// grid their times are put back on before they are mapped.
     var cadence: Cadence?
@@ -89,16 +91,24 @@ public struct ExportPlan: Sendable {
         }
         var levels: [Int] = []
         var failures: [(segment: Int, reason: String)] = []
-        if settings.reencode != .always {
+        // A codec other than the source's is a re-encode, whatever the lossless rules allow.
+        let codecChange = settings.delivery.codec.flatMap { $0.isCodec(analysis.video.codecName) ? nil : $0 }
+        if let codecChange, settings.reencode == .never {
+            throw .refused(
+                "--codec \(codecChange.rawValue) re-encodes the \(analysis.video.codecName) video (or allow --reencode auto)"
+            )
+        }
+        let reencodesAll = settings.reencode == .always || codecChange != nil
+        if !reencodesAll {
             map = snappedToBaseLayer(map, analysis, notes: &notes)
             (levels, failures) = keptLevels(map, analysis, mode: settings.mode, output: o, range: (start, end))
         }
-        let isLossless = settings.reencode != .always && failures.isEmpty
+        let isLossless = !reencodesAll && failures.isEmpty
         if !isLossless, settings.reencode == .never {
             throw .refused(failures.map(\.reason).joined(separator: "; ") + " (or allow --reencode auto)")
         }
         var splice: MixedReencode.Splice?
-        if !failures.isEmpty, settings.reencode == .auto {
+        if !failures.isEmpty, settings.reencode == .auto, codecChange == nil {
             switch MixedReencode.splice(
                 map, analysis, failing: failures.map(\.segment), end: end, hasRange: settings.range != nil)
             {
@@ -115,7 +125,10 @@ public struct ExportPlan: Sendable {
             : (start: start, end: end, decodeStart: start)
         let reason: String? =
             isLossless
-            ? nil : settings.reencode == .always ? "--reencode always" : failures.map(\.reason).joined(separator: "; ")
+            ? nil
+            : settings.reencode == .always
+                ? "--reencode always"
+                : codecChange.map { "--codec \($0.rawValue)" } ?? failures.map(\.reason).joined(separator: "; ")
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
         if !copies, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
             throw .badInput(
@@ -147,11 +160,20 @@ public struct ExportPlan: Sendable {
         if plan.layers == nil {
             let container = AtomicOutput.containerFormat(for: settings.output)
             let makesPictures = plan.synthesis != nil
-            plan.delivery = DeliveryEncoding.choose(
-                video: analysis.video, container: container, makesPictures: makesPictures)
-            let note = DeliveryEncoding.note(
-                video: analysis.video, delivery: plan.delivery, makesPictures: makesPictures)
-            if let note { plan.notes.append(note) }
+            plan.delivery = try DeliveryEncoding.choose(
+                video: analysis.video, container: container, makesPictures: makesPictures, request: settings.delivery)
+            plan.layeredBitrate = settings.delivery.quality.flatMap { q in
+                if case .bitrate(let bits) = q { bits } else { nil }
+            }
+            if let note = plan.delivery?.note ?? DeliveryEncoding.layeredNote(video: analysis.video) {
+                plan.notes.append(note)
+            }
+        } else if settings.delivery.quality != nil {
+            plan.notes.append(
+                "--quality applies to re-encoded video: "
+                    + (plan.isSpliced
+                        ? "the re-encoded stretches match the copied stream's encoder instead"
+                        : "this export copies it"))
         }
         if analysis.isEvenlySpaced {
             plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)

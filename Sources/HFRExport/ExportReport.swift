@@ -24,6 +24,10 @@ public struct ExportReport: Sendable {
     /// The video samples were copied file to file by the kernel (`MappedCopy`), not read and written.
     public var isKernelCopy = false
     public var reencodeReason: String?
+    /// The encoder of re-encoded video ("libx264", "openh264") and its quality ("crf:18",
+    /// "lossless"; nil where the encoder has its own rule); nil when nothing is re-encoded.
+    public var encoder: String?
+    public var quality: String?
     /// "spectral", "time-domain", "varispeed", "copy", or "none" (muted or no audio in the input).
     public var audioAlgorithm: String
     /// Audio tracks in the output: every one of the input's, each retimed alike (0 when muted).

@@ -46,6 +46,9 @@ public struct ExportSettings: Sendable {
     /// `--interpolate`: how frames are made where each output frame advances the source by less than
     /// one captured frame (C·S/O < 1).
     public var interpolation: InterpolationMethod = .flow
+    /// `--codec`, `--quality`: what a re-encode writes (nil members: the source's family, each
+    /// encoder's visually lossless default).
+    public var delivery = DeliveryEncoding.Request()
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

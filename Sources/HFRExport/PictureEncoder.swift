@@ -39,24 +39,33 @@ final class LayeredPictureEncoder: PictureEncoder {
     func flush(into packet: Packet, emit: (Int) throws -> Void) throws {}
 }
 
-/// libx264/libx265/libvpx-vp9 through libavcodec (`Encoder.delivery`, chosen by `DeliveryEncoding`).
+/// A delivery encoder through libavcodec (`Encoder.delivery`, chosen by `DeliveryEncoding`): takes
+/// the decoder's pictures and the interpolator's 8-bit 4:2:0 ones, each converted to its format
+/// where it differs.
 final class DeliveryPictureEncoder: PictureEncoder {
     let encoder: Encoder
-    let takesSourcePictures: Bool
+    var takesSourcePictures: Bool { true }
+    /// Conversions of decoded pictures and of made (I420) ones, each with its own scaler.
+    private var sourceConverter: PictureConverter
+    private var madeConverter: PictureConverter
 
     init(_ delivery: DeliveryEncoding, info: StreamInfo, rate: Rational, timeBase: Rational) throws {
-        takesSourcePictures = delivery.takesSourcePictures
         encoder = try Encoder.delivery(
             codec: delivery.codec, width: info.width, height: info.height, format: delivery.format, rate: rate,
             timeBase: timeBase, keyframeInterval: H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: 1),
-            signal: info.presentation)
+            signal: info.presentation, quality: delivery.quality ?? .lossless)
+        sourceConverter = try PictureConverter(width: info.width, height: info.height, format: delivery.format)
+        madeConverter = try PictureConverter(width: info.width, height: info.height, format: delivery.format)
     }
 
     func streamParameters(width: Int, height: Int) throws -> CodecParameters { try encoder.parameters() }
 
     func encode(_ picture: Frame, pts: Int64, into packet: Packet, emit: (Int) throws -> Void) throws {
-        picture.pts = pts
-        _ = try encoder.send(picture)
+        let converted =
+            picture.pixelFormat?.isI420 == true && sourceConverter.format != picture.pixelFormat
+            ? try madeConverter.converted(picture) : try sourceConverter.converted(picture)
+        converted.pts = pts
+        _ = try encoder.send(converted)
         try drain(packet, emit)
     }
 

@@ -50,7 +50,8 @@ final class VideoReencoder: Reencoder {
                 lengthSize = nil
             } else {
                 encoder = try LayeredPictureEncoder(
-                    VideoReencoder.settings(info: info, rate: rate), timeBase: outputTimeBase)
+                    VideoReencoder.settings(info: info, rate: rate, bitrate: plan.layeredBitrate),
+                    timeBase: outputTimeBase)
                 lengthSize = nil
             }
             converter = try PictureConverter(width: info.width, height: info.height)
@@ -70,11 +71,12 @@ final class VideoReencoder: Reencoder {
     }
 
     /// The encoder of a whole re-encode at output `rate`: layered like a recording at that rate.
-    static func settings(info: StreamInfo, rate: Rational) -> H264Encoder.Settings {
+    static func settings(info: StreamInfo, rate: Rational, bitrate: Int64? = nil) -> H264Encoder.Settings {
         let layers = rate >= Rational(120) ? 3 : rate >= Rational(60) ? 2 : 1
         var settings = H264Encoder.Settings(
             width: info.width, height: info.height, frameRate: rate, temporalLayers: layers,
-            bitrate: H264Encoder.Settings.defaultBitrate(width: info.width, height: info.height, rate: rate),
+            bitrate: bitrate.map { Int(clamping: $0) }
+                ?? H264Encoder.Settings.defaultBitrate(width: info.width, height: info.height, rate: rate),
             keyframeInterval: H264Encoder.Settings.keyframeInterval(rate: rate, temporalLayers: layers),
             threads: H264Encoder.Settings.defaultThreads(width: info.width, height: info.height, frameRate: rate))
         settings.videoSignal = info.presentation

@@ -105,4 +105,13 @@ public struct AtomicOutput: ~Copyable {
         guard let format = av_guess_format(nil, output, nil) else { return "mp4" }
         return String(cString: format.pointee.name)
     }
+
+    /// How messages name container `format` (libav's name): "MP4", "MKV", "WebM".
+    public static func displayName(ofFormat format: String) -> String {
+        switch format {
+        case "matroska": "MKV"
+        case "webm": "WebM"
+        default: format.uppercased()
+        }
+    }
 }

@@ -40,33 +40,36 @@ extension Encoder {
         return false
     }
 
-    /// Opens `codec` (from `deliveryCodec`) for `width`x`height` pictures of `format` at `rate`,
-    /// timestamps in `timeBase`, a keyframe every `keyframeInterval` frames, the colour description
-    /// of `signal`. Constant quality (CRF 18, visually lossless for delivery; libvpx-vp9 CRF 24), no
-    /// B-frames and no look-ahead: each picture comes out as its packet, decode order = presentation.
+    /// The format encoder `name` writes pictures of `format` in: `format` itself when it takes it,
+    /// else the one of its formats that loses least (libavcodec's rule: depth, then chroma); nil for
+    /// an unknown encoder.
+    public static func bestFormat(of name: String, for format: PixelFormat) -> PixelFormat? {
+        guard let codec = avcodec_find_encoder_by_name(name) else { return nil }
+        guard codec.pointee.pix_fmts != nil else { return format }
+        if encoder(name, takes: format) { return format }
+        var loss: Int32 = 0
+        let best = avcodec_find_best_pix_fmt_of_list(codec.pointee.pix_fmts, format.av, 0, &loss)
+        return best == AV_PIX_FMT_NONE ? nil : PixelFormat(best)
+    }
+
+    /// Opens `codec` (libx264, libx265, libsvtav1, libaom-av1, libvpx-vp9, prores_ks, ffv1) for
+    /// `width`x`height` pictures of `format` at `rate`, timestamps in `timeBase`, a keyframe every
+    /// `keyframeInterval` frames, the colour description of `signal`, spending bits as `quality`
+    /// says. Offline settings (x264's medium preset: B-frames, look-ahead; slow motion gains most
+    /// from them): pictures come out later and in decode order, with their decode times.
     public static func delivery(
         codec: String, width: Int, height: Int, format: PixelFormat, rate: Rational, timeBase: Rational,
-        keyframeInterval: Int, signal: StreamPresentation
+        keyframeInterval: Int, signal: StreamPresentation, quality: VideoQuality
     ) throws(AVFailure) -> Encoder {
-        let options: [String: String] =
-            switch codec {
-            case "libx265":
-                ["preset": "veryfast", "tune": "zerolatency", "crf": "18", "x265-params": "log-level=error"]
-            // Constant quality (with no bitrate cap: `bit_rate` 0 below), real-time speed, no
-            // look-ahead, so no hidden alt-ref frames hold pictures back.
-            case "libvpx-vp9":
-                ["deadline": "realtime", "cpu-used": "8", "crf": "24", "row-mt": "1", "lag-in-frames": "0"]
-            default: ["preset": "veryfast", "tune": "zerolatency", "crf": "18"]
-            }
+        let (options, bitRate) = deliveryOptions(codec: codec, format: format, quality: quality)
         return try Encoder(name: codec, options: options) { ctx in
             ctx.pointee.width = Int32(width)
             ctx.pointee.height = Int32(height)
             ctx.pointee.pix_fmt = format.av
             ctx.pointee.time_base = AVRational(num: Int32(timeBase.numerator), den: Int32(timeBase.denominator))
             ctx.pointee.framerate = AVRational(num: Int32(rate.numerator), den: Int32(rate.denominator))
-            ctx.pointee.gop_size = Int32(keyframeInterval)
-            ctx.pointee.max_b_frames = 0
-            ctx.pointee.bit_rate = 0
+            ctx.pointee.gop_size = codec == "ffv1" ? 1 : Int32(keyframeInterval)
+            ctx.pointee.bit_rate = bitRate
             ctx.pointee.color_primaries = AVColorPrimaries(UInt32(signal.colorPrimaries))
             ctx.pointee.color_trc = AVColorTransferCharacteristic(UInt32(signal.colorTransfer))
             ctx.pointee.colorspace = AVColorSpace(UInt32(signal.colorSpace))
@@ -80,6 +83,51 @@ extension Encoder {
         }
     }
 
+    /// The private options and bitrate (0: none) of `codec` for `quality`. Constant quality
+    /// leaves the bitrate 0, so no cap; libvpx-vp9 runs without look-ahead frames (no hidden
+    /// alt-ref pictures).
+    static func deliveryOptions(
+        codec: String, format: PixelFormat, quality: VideoQuality
+    ) -> (options: [String: String], bitRate: Int64) {
+        var options: [String: String] =
+            switch codec {
+            case "libx264": ["preset": "medium"]
+            case "libx265": ["preset": "fast", "x265-params": "log-level=error"]
+            case "libsvtav1": ["preset": "8"]
+            case "libaom-av1": ["cpu-used": "6", "row-mt": "1"]
+            case "libvpx-vp9": ["deadline": "good", "cpu-used": "4", "row-mt": "1", "lag-in-frames": "0"]
+            case "prores_ks": ["profile": format == .yuv444p10le || format == .yuva444p10le ? "4" : "3"]
+            default: [:]
+            }
+        switch quality {
+        case .crf(let n):
+            options["crf"] = String(n)
+            return (options, 0)
+        case .bitrate(let bits):
+            return (options, bits)
+        case .lossless:
+            switch codec {
+            case "libx264": options["qp"] = "0"
+            case "libx265": options["x265-params"] = "log-level=error:lossless=1"
+            case "libaom-av1": options["aom-params"] = "lossless=1"
+            case "libvpx-vp9": options["lossless"] = "1"
+            default: break
+            }
+            return (options, 0)
+        }
+    }
+
     /// The pixel format the encoder was opened with.
     public var pixelFormat: PixelFormat { PixelFormat(context.pointee.pix_fmt) }
+}
+
+extension Encoder {
+    /// The codec ID libavcodec's encoder `name` writes (`StreamInfo.codecID`'s kind); nil when this
+    /// FFmpeg has no such encoder.
+    public static func codecID(ofEncoder name: String) -> UInt32? {
+        avcodec_find_encoder_by_name(name).map { $0.pointee.id.rawValue }
+    }
+
+    /// Whether this FFmpeg has encoder `name`.
+    public static func exists(_ name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
 }

@@ -8,6 +8,8 @@ public struct PictureConverter: ~Copyable {
     /// yuv420p, or yuvj420p (the same layout, full range) for JPEG sources.
     public let format: PixelFormat
     private var scaler: Scaler?
+    /// The pixel format the scaler reads.
+    private var scalerInput: PixelFormat?
     private let converted: Frame
 
     public init(width: Int, height: Int, format: PixelFormat = .yuv420p) throws(AVFailure) {
@@ -22,9 +24,22 @@ public struct PictureConverter: ~Copyable {
     public mutating func i420(_ frame: Frame) throws(AVFailure) -> Frame {
         guard let format = frame.pixelFormat else { throw AVFailure.invalidData("picture without a pixel format") }
         if format.isI420, frame.width == width, frame.height == height { return frame }
-        if scaler == nil {
+        return try scaled(frame, format)
+    }
+
+    /// `frame` itself when it already has this converter's format and size, else the converted
+    /// picture (held by the converter and overwritten by the next call).
+    public mutating func converted(_ frame: Frame) throws(AVFailure) -> Frame {
+        guard let format = frame.pixelFormat else { throw AVFailure.invalidData("picture without a pixel format") }
+        if format == self.format, frame.width == width, frame.height == height { return frame }
+        return try scaled(frame, format)
+    }
+
+    private mutating func scaled(_ frame: Frame, _ format: PixelFormat) throws(AVFailure) -> Frame {
+        if scaler == nil || scalerInput != format {
             scaler = try Scaler(
                 from: (frame.width, frame.height, format), to: (width, height, self.format))
+            scalerInput = format
         }
         try scaler!.scale(frame, into: converted)
         return converted

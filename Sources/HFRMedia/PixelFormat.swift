@@ -48,4 +48,8 @@ public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
     public static let rgb0 = PixelFormat(AV_PIX_FMT_RGB0)
     public static let gray8 = PixelFormat(AV_PIX_FMT_GRAY8)
     public static let gray16le = PixelFormat(AV_PIX_FMT_GRAY16LE)
+    public static let yuv420p10le = PixelFormat(AV_PIX_FMT_YUV420P10LE)
+    public static let yuv422p10le = PixelFormat(AV_PIX_FMT_YUV422P10LE)
+    public static let yuv444p10le = PixelFormat(AV_PIX_FMT_YUV444P10LE)
+    public static let yuva444p10le = PixelFormat(AV_PIX_FMT_YUVA444P10LE)
 }

@@ -106,7 +106,7 @@ import Testing
         let r = try Tool.hfr(["export", input, out, "--fps", "120", "--json"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect((try Tool.json(r.stdout)["video"] as? [String: Any])?["reencoded"] as? Bool == true)
-        #expect(try MediaChecks.entry(out, stream: "v:0", "codec_name") == "h264")
+        #expect(try MediaChecks.entry(out, stream: "v:0", "codec_name") == "hevc")
         #expect(try MediaChecks.entry(out, stream: "v:0", "r_frame_rate") == "120/1")
         #expect(try (120...121).contains(FFprobe.count(out, stream: "v:0", decoding: true)))
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
@@ -148,7 +148,7 @@ import Testing
         let r = try Tool.hfr(["export", input, out, "--fps", "60", "--json"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         #expect((try Tool.json(r.stdout)["video"] as? [String: Any])?["reencoded"] as? Bool == true)
-        #expect(try MediaChecks.entry(out, stream: "v:0", "codec_name") == "h264")
+        #expect(try MediaChecks.entry(out, stream: "v:0", "codec_name") == "hevc")
         #expect(try MediaChecks.decodeErrors(out).isEmpty)
     }
 }
