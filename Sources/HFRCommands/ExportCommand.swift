@@ -24,6 +24,10 @@ public struct ExportCommand: Command {
                         boundaries snap to base-layer frames, the only places where keeping more
                         layers again is safe. --ramp auto: the slow-motion segments a Samsung phone
                         recorded (SEF), played as the phone does: real time outside, 1/2^n inside.
+                        A segment may ease in: '0-2@1,2-4@0.25 ease 0.5s,4-@1 ease 300ms' moves the
+                        speed smoothly (smoothstep) from the previous segment's over its first 0.5 s
+                        (as short steps, each re-encoded; the output lasts the curve's integral of
+                        1/speed to the microsecond, and audio follows the curve).
           --range A-B   source seconds to keep (A- for "to the end"). Copying into MP4/MOV, decoding
                         starts at the keyframe before A and an edit list hides the frames before A
                         (an exact cut); into MKV the start snaps to that keyframe (stated on stderr).
@@ -88,7 +92,8 @@ public struct ExportCommand: Command {
         lengths are those the export then writes. With --json: schema hfr.export-plan/1
         (docs/export-json.md), also the 'plan' member of the export's own --json summary.
 
-        Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0), 65 bad
+        Exit codes: 0 ok, 64 usage (also ramps that overlap or run backwards, speeds ≤ 0, an ease on
+        the first segment or longer than its segment), 65 bad
         input (truncated, corrupt, capture rate unknown, a codec OUTPUT's container cannot hold, a
         timestamps file with a bad line or not one time per frame) or refused by --reencode never, 74
         output cannot be written or exists, 130 interrupted (Ctrl-C, SIGTERM: nothing written), 1 other.
@@ -100,7 +105,7 @@ public struct ExportCommand: Command {
         .value("fps", "FPS", help: "Output frame rate; alone: real time with upper layers dropped."),
         .value("speed", "S", help: "Playback speed (0.25 = 4x slower, 2 = twice as fast)."),
         .value(
-            "ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25,4-@1; auto: as recorded.",
+            "ramp", "SPEC", help: "Speeds over source seconds: 0-2@1,2-4@0.25 ease 0.5s,4-@1; auto: as recorded.",
             choices: ["auto"]),
         .value("range", "A-B", help: "Keep source seconds A to B (A- to the end)."),
         RawTimingArguments.timestampsOption,

@@ -87,6 +87,7 @@ enum ExportPlanJSON {
         .object([
             ("source", span(s.sourceStart, s.sourceEnd)),
             ("speed", .string(s.speed.description)),
+            ("easeFrom", .optional(s.easeFrom.map { .string($0.description) })),
             ("framesPerOutputFrame", .string(s.stride.description)),
             ("video", .string(s.maxLevel == nil ? "reencode" : "copy")),
             ("maxKeptLayer", .optional(s.maxLevel.map { .int(Int64($0)) })),

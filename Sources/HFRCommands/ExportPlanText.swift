@@ -16,7 +16,10 @@ enum ExportPlanText {
         var rows = [["source s", "speed", "video", "frames in", "kept", "dropped", "frames out", "output s"]]
         for s in p.segments {
             rows.append([
-                span(s.sourceStart, s.sourceEnd), s.speed.compactDescription, s.maxLevel == nil ? "re-encode" : "copy",
+                span(s.sourceStart, s.sourceEnd),
+                s.easeFrom.map { "ease \($0.compactDescription)→\(s.speed.compactDescription)" }
+                    ?? s.speed.compactDescription,
+                s.maxLevel == nil ? "re-encode" : "copy",
                 String(s.frames.framesIn), kept(s), levels(s.frames.dropped), String(s.frames.framesOut),
                 span(s.outputStart, s.outputEnd),
             ])

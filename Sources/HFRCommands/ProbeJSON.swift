@@ -172,7 +172,7 @@ enum ProbeJSON {
             map.segments.map {
                 .object([
                     ("sourceStart", seconds($0.sourceStart)), ("sourceEnd", seconds($0.sourceEnd)),
-                    ("speed", rational($0.speed)), ("outputStart", seconds($0.outputStart)),
+                    ("speed", rational($0.speed)), ("ease", seconds($0.ease)), ("outputStart", seconds($0.outputStart)),
                     ("outputEnd", seconds($0.outputEnd)),
                 ])
             })

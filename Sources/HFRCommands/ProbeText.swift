@@ -171,7 +171,9 @@ extension ProbeText {
                     s.speed < Rational(1)
                     ? "slow motion \(rate(s.speed.reciprocal))×"
                     : s.speed > Rational(1) ? "fast \(rate(s.speed))×" : "real time"
-                return "  source \(span(s.sourceStart, s.sourceEnd)) at speed \(s.speed.compactDescription) (\(how)), "
+                let ease = s.ease.map { ", eased in over \(time($0)) s" } ?? ""
+                return
+                    "  source \(span(s.sourceStart, s.sourceEnd)) at speed \(s.speed.compactDescription) (\(how))\(ease), "
                     + "plays at \(span(s.outputStart, s.outputEnd))"
             }
     }

@@ -15,20 +15,42 @@ struct AudioPiece: Equatable {
     var outputStart: Int64
     var outputCount: Int64
     var speed: Rational
+    /// A step of an eased change of speed, or (`joiningEases`) all of them joined: then its speed
+    /// changes inside, as the map says, and `speed` is its mean.
+    var isEased = false
 
-    /// One piece per time-map segment inside the plan's range.
-    static func segments(of plan: ExportPlan, sampleRate: Int) -> [AudioPiece] {
+    /// One piece per time-map segment inside the plan's range; with `joiningEases`, one for the
+    /// steps of each ease (a stretcher that follows the map inside a piece plays it without joins).
+    static func segments(of plan: ExportPlan, sampleRate: Int, joiningEases: Bool = false) -> [AudioPiece] {
         let r = Rational(Int64(sampleRate))
         func sourceSample(_ t: Rational) -> Int64 { ((t - plan.start) * r).rounded() }
-        return plan.map.segments.compactMap { s in
+        var pieces: [AudioPiece] = []
+        var lastEase: Int? = nil
+        for (i, s) in plan.map.segments.enumerated() {
             let start = max(s.start, plan.start)
             let end = min(s.end ?? plan.end, plan.end)
-            guard end > start else { return nil }
+            guard end > start else { continue }
             let out = outputSample(at: start, plan: plan, sampleRate: sampleRate)
-            return AudioPiece(
+            var piece = AudioPiece(
                 sourceStart: sourceSample(start), sourceEnd: sourceSample(end), outputStart: out,
                 outputCount: outputSample(at: end, plan: plan, sampleRate: sampleRate) - out, speed: s.speed)
+            let ease = plan.map.eases.firstIndex { $0.steps.contains(i) }
+            if joiningEases, let ease, ease == lastEase, var joined = pieces.popLast() {
+                joined.sourceEnd = piece.sourceEnd
+                joined.outputCount = piece.outputStart + piece.outputCount - joined.outputStart
+                piece = joined
+            }
+            if ease != nil {
+                piece.isEased = true
+            }
+            if joiningEases, ease != nil {
+                let length = piece.sourceEnd - piece.sourceStart
+                if length > 0, piece.outputCount > 0 { piece.speed = Rational(length, piece.outputCount) }
+            }
+            lastEase = ease
+            pieces.append(piece)
         }
+        return pieces
     }
 
     /// Output sample (from the output's start) of source time `t`.
@@ -50,16 +72,16 @@ struct AudioPiece: Equatable {
             while next < onsets.endIndex, onsets[next] < piece.sourceEnd {
                 let onset = onsets[next]
                 next += 1
-                guard piece.speed != Rational(1), onset >= rest.sourceStart + margin else { continue }
+                guard piece.speed != Rational(1) || piece.isEased, onset >= rest.sourceStart + margin else { continue }
                 let out = outputSample(onset)
                 let end = rest.outputStart + rest.outputCount
                 result.append(
                     AudioPiece(
                         sourceStart: rest.sourceStart, sourceEnd: onset, outputStart: rest.outputStart,
-                        outputCount: out - rest.outputStart, speed: piece.speed))
+                        outputCount: out - rest.outputStart, speed: piece.speed, isEased: piece.isEased))
                 rest = AudioPiece(
                     sourceStart: onset, sourceEnd: rest.sourceEnd, outputStart: out, outputCount: end - out,
-                    speed: piece.speed)
+                    speed: piece.speed, isEased: piece.isEased)
             }
             result.append(rest)
         }

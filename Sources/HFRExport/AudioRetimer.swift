@@ -66,7 +66,7 @@ final class AudioRetimer {
         }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan
-        let pieces = AudioPiece.segments(of: plan, sampleRate: sampleRate)
+        let pieces = AudioPiece.segments(of: plan, sampleRate: sampleRate, joiningEases: algorithm == .spectral)
         self.pieces = pieces
         outputSamples = AudioRetimer.outputSamples(pieces)
         aligner = AudioAligner(
@@ -80,7 +80,7 @@ final class AudioRetimer {
     /// the reader its study passes take each piece from.
     func prepare(path: String, streamIndex: Int) throws(ExportFailure) {
         guard algorithm == .spectral || algorithm == .timeDomain,
-            pieces.contains(where: { $0.speed != Rational(1) })
+            pieces.contains(where: { $0.speed != Rational(1) || $0.isEased })
         else { return }
         let scan = try TimelineAudioReader(
             path: path, streamIndex: streamIndex, timeBase: sourceTimeBase, aligner: aligner, layout: layout)
@@ -159,9 +159,12 @@ final class AudioRetimer {
         let length = piece.sourceEnd - piece.sourceStart
         // At least a sample apart: a damaged sample rate may be below 10 Hz.
         let spacing = max(1, Int64(sampleRate) / AudioRetimer.keyFramesPerSecond)
-        let keyFrames = stride(from: spacing, to: length, by: Int(spacing)).map { k in
-            (Int(k), Int((Rational(k * piece.outputCount, max(1, length))).rounded()))
-        }
+        let keyFrames =
+            piece.isEased
+            ? easedKeyFrames(piece)
+            : stride(from: spacing, to: length, by: Int(spacing)).map { k in
+                (Int(k), Int((Rational(k * piece.outputCount, max(1, length))).rounded()))
+            }
         let stretcher = SpectralStretcher(
             sampleRate: sampleRate, channels: channels,
             ratio: length > 0 ? Double(piece.outputCount) / Double(length) : 1, expectedInput: Int(length),
@@ -182,6 +185,24 @@ final class AudioRetimer {
         } while left > 0
         studied = piece.sourceEnd
         return stretcher
+    }
+
+    /// An eased piece's key frames: each step boundary inside it, where the map puts it.
+    private func easedKeyFrames(_ piece: AudioPiece) -> [(Int, Int)] {
+        let r = Rational(Int64(sampleRate))
+        var keyFrames: [(Int, Int)] = []
+        for s in plan.map.segments.dropFirst() {
+            let source = ((s.start - plan.start) * r).rounded()
+            guard source > piece.sourceStart, source < piece.sourceEnd else { continue }
+            let input = Int(source - piece.sourceStart)
+            let output = Int(
+                AudioPiece.outputSample(at: s.start, plan: plan, sampleRate: sampleRate) - piece.outputStart)
+            // Rubber Band's map must rise in both.
+            if let last = keyFrames.last, input <= last.0 || output <= last.1 { continue }
+            guard output > 0, output < piece.outputCount else { continue }
+            keyFrames.append((input, output))
+        }
+        return keyFrames
     }
 
     private func time(of frame: Frame) -> Rational? {
@@ -227,10 +248,11 @@ final class AudioRetimer {
         let piece = pieces[pieceIndex]
         let made: AudioStretcher
         switch algorithm {
-        case _ where piece.speed == Rational(1): made = PassthroughStretcher()
+        case _ where piece.speed == Rational(1) && !piece.isEased: made = PassthroughStretcher()
         case .timeDomain:
             made = try TimeDomainStretcher(
-                tempo: piece.speed, sampleRate: sampleRate, channels: channels, preRoll: recent)
+                tempo: piece.speed, sampleRate: sampleRate, channels: channels, preRoll: recent,
+                isEased: piece.isEased)
         case .varispeed: made = try VarispeedStretcher(speed: piece.speed, sampleRate: sampleRate, channels: channels)
         case .spectral: made = try studiedSpectralStretcher(piece)
         case .mute: preconditionFailure("mute has no audio")

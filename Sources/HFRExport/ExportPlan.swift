@@ -105,7 +105,7 @@ public struct ExportPlan: Sendable {
         }
         let isLossless = !reencodesAll && failures.isEmpty
         if !isLossless, settings.reencode == .never {
-            throw .refused(failures.map(\.reason).joined(separator: "; ") + " (or allow --reencode auto)")
+            throw .refused(reasons(failures) + " (or allow --reencode auto)")
         }
         var splice: MixedReencode.Splice?
         if !failures.isEmpty, settings.reencode == .auto, codecChange == nil {
@@ -128,7 +128,7 @@ public struct ExportPlan: Sendable {
             ? nil
             : settings.reencode == .always
                 ? "--reencode always"
-                : codecChange.map { "--codec \($0.rawValue)" } ?? failures.map(\.reason).joined(separator: "; ")
+                : codecChange.map { "--codec \($0.rawValue)" } ?? reasons(failures)
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
         if !copies, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
             throw .badInput(
@@ -204,7 +204,7 @@ public struct ExportPlan: Sendable {
         let baseStride = analysis.losslessStrides.keys.max() ?? 1 << (levelCount - 1)
         let period = Rational(Int64(baseStride)) / (analysis.captureRate * k)
         let snapped = map.movingBoundaries { b in phase + ((b - phase) / period).rounded().rational * period }
-        for (old, new) in zip(map.segments.dropLast(), snapped.segments.dropLast()) where old.end != new.end {
+        for (old, new) in zip(map.given.dropLast(), snapped.given.dropLast()) where old.end != new.end {
             notes.append(
                 "ramp boundary \(TimeMap.seconds(old.end! * k)) s moved to \(TimeMap.seconds(new.end! * k)) s, a base-layer frame (layers switch only there)"
             )
@@ -228,6 +228,10 @@ public struct ExportPlan: Sendable {
             let isOutsideRange = (segment.end.map { $0 <= range.start } ?? false) || segment.start >= range.end
             if isOutsideRange {
                 levels.append(levelCount - 1)
+            } else if let ease = map.ease(containing: i) {
+                // Its speed changes every step: no layer plan keeps such a cadence.
+                levels.append(levelCount - 1)
+                failures.append((i, easeReason(ease, map: map, k: k, output: o)))
             } else if analysis.untimedFrames > 0 {
                 levels.append(levelCount - 1)
                 failures.append(

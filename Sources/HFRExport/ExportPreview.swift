@@ -11,8 +11,11 @@ public struct ExportPreview: Sendable {
         /// Real (source) seconds of the input this segment covers, within the range.
         public let sourceStart: Rational
         public let sourceEnd: Rational
-        /// Playback speed (real time).
+        /// Playback speed (real time); of an eased change of speed (its steps in one row), the
+        /// speed it eases to.
         public let speed: Rational
+        /// An eased change of speed: the speed it eases from (nil: `speed` throughout).
+        public internal(set) var easeFrom: Rational? = nil
         /// Source frames per output frame (C·S/O).
         public let stride: Rational
         /// Copied: the highest level kept (nil: re-encoded).
@@ -147,20 +150,54 @@ public struct ExportPreview: Sendable {
     static func segments(plan: ExportPlan, tally: FrameTally) -> [Segment] {
         let k = plan.streamScale
         let base = plan.map.outputTime(at: plan.start)
-        return plan.map.segments.enumerated().compactMap { i, s in
+        let rows = plan.map.segments.enumerated().compactMap { i, s -> (Int, Segment)? in
             let from = max(s.start, plan.start)
             let to = min(s.end ?? plan.end, plan.end)
             let frames = tally.segments[i]
             guard from < to || frames.framesOut > 0 else { return nil }
             let maxLevel = plan.reencodes(segment: i) ? nil : plan.layers?.maxLevels[i]
             let keepsAll = maxLevel.map { $0 >= plan.levelCountKept - 1 } ?? false
-            return Segment(
+            let row = Segment(
                 sourceStart: from * k, sourceEnd: max(from, to) * k, speed: s.speed * k,
                 stride: LayerPlan.stride(capture: plan.streamRate, speed: s.speed, output: plan.outputRate),
                 maxLevel: maxLevel, keepsEveryFrame: keepsAll && frames.dropped.isEmpty,
                 interpolation: plan.needsNewFrames(segment: i) ? plan.interpolation.rawValue : nil, frames: frames,
                 outputStart: frames.outputStart ?? plan.map.outputTime(at: from) - base,
                 outputEnd: frames.outputEnd ?? plan.map.outputTime(at: max(from, to)) - base)
+            return (i, row)
         }
+        return joiningEases(rows, map: plan.map, k: k)
+    }
+
+    /// `rows` (with their segment indices) with the steps of each ease joined into one row: the
+    /// hundreds of steps of a smooth change of speed read as one.
+    static func joiningEases(_ rows: [(Int, Segment)], map: TimeMap, k: Rational) -> [Segment] {
+        var joined: [Segment] = []
+        var lastEase: Int? = nil
+        for (i, row) in rows {
+            let ease = map.eases.firstIndex { $0.steps.contains(i) }
+            defer { lastEase = ease }
+            guard let ease else {
+                joined.append(row)
+                continue
+            }
+            let speeds = map.eases[ease]
+            guard ease == lastEase, let first = joined.popLast() else {
+                var row = row
+                row.easeFrom = speeds.from * k
+                joined.append(row)
+                continue
+            }
+            var frames = first.frames
+            frames.add(row.frames)
+            var merged = Segment(
+                sourceStart: first.sourceStart, sourceEnd: row.sourceEnd, speed: speeds.to * k, stride: row.stride,
+                maxLevel: first.maxLevel ?? row.maxLevel, keepsEveryFrame: first.keepsEveryFrame && row.keepsEveryFrame,
+                interpolation: first.interpolation ?? row.interpolation, frames: frames,
+                outputStart: min(first.outputStart, row.outputStart), outputEnd: max(first.outputEnd, row.outputEnd))
+            merged.easeFrom = speeds.from * k
+            joined.append(merged)
+        }
+        return joined
     }
 }

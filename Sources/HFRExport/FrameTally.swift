@@ -22,6 +22,16 @@ public struct FrameTally: Sendable {
 
         public var framesOut: Int { kept.values.reduce(0, +) }
 
+        /// Adds the counts of `other` (a neighbouring segment shown in the same row).
+        mutating func add(_ other: Segment) {
+            framesIn += other.framesIn
+            kept.merge(other.kept, uniquingKeysWith: +)
+            dropped.merge(other.dropped, uniquingKeysWith: +)
+            hidden += other.hidden
+            interpolated += other.interpolated
+            if let from = other.outputStart, let to = other.outputEnd { noteOutput(from: from, to: to) }
+        }
+
         mutating func noteOutput(from start: Rational, to end: Rational) {
             outputStart = min(outputStart ?? start, start)
             outputEnd = max(outputEnd ?? end, end)

@@ -21,9 +21,16 @@ final class TimeDomainStretcher: AudioStretcher {
     /// `tempo`: playback speed (0.25 = four times longer); `preRoll`: the samples just before the
     /// piece (fewer near the start of the timeline: there the first samples mirrored stand in, so
     /// sound that starts with the timeline starts with the first output sample).
-    init(tempo: Rational, sampleRate: Int, channels: Int, preRoll: AudioChunk) throws(ExportFailure) {
+    /// `isEased`: a step of an eased change of speed, whose tempo is one of hundreds: its lead is
+    /// interpolated between tempos measured on a grid (`easedLead`) rather than measured for it.
+    init(tempo: Rational, sampleRate: Int, channels: Int, preRoll: AudioChunk, isEased: Bool = false)
+        throws(ExportFailure)
+    {
         lane = try SoundTouchLane(tempo: tempo.doubleValue, sampleRate: sampleRate, channels: channels)
-        let lead = try TimeDomainStretcher.lead(tempo: tempo, sampleRate: sampleRate)
+        let lead =
+            isEased
+            ? try TimeDomainStretcher.easedLead(tempo: tempo, sampleRate: sampleRate)
+            : try TimeDomainStretcher.lead(tempo: tempo, sampleRate: sampleRate)
         // `lead` output samples early = lead × tempo input samples of pre-roll.
         let fed = max(0, Int((Double(lead) * tempo.doubleValue).rounded()))
         drop = max(0, -lead)
@@ -66,6 +73,22 @@ final class TimeDomainStretcher: AudioStretcher {
     static func preRollLimit(sampleRate: Int) -> Int { sampleRate / 10 }
 
     private static let leads = Locked<[String: Int]>([:])
+
+    /// Tempos measured per octave for `easedLead`.
+    static let easedLeadGrid = 8.0
+
+    /// The lead at `tempo` interpolated between the two tempos around it on a grid of
+    /// `easedLeadGrid` per octave (the lead changes smoothly with the tempo).
+    static func easedLead(tempo: Rational, sampleRate: Int) throws(ExportFailure) -> Int {
+        let position = log2(tempo.doubleValue) * easedLeadGrid
+        let below = position.rounded(.down)
+        func measured(_ step: Double) throws(ExportFailure) -> Double {
+            let t = Rational(approximating: exp2(step / easedLeadGrid))
+            return Double(try lead(tempo: t, sampleRate: sampleRate))
+        }
+        let (a, b) = (try measured(below), try measured(below + 1))
+        return Int((a + (b - a) * (position - below)).rounded())
+    }
 
     /// Output samples by which SoundTouch places sound early (positive) or late (negative) at
     /// `tempo`, from the energy centroid of a 1 kHz burst (Gaussian, σ 10 ms) centred at 0.25 s.

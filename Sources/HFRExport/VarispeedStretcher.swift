@@ -11,6 +11,9 @@ final class VarispeedStretcher: AudioStretcher {
     init(speed: Rational, sampleRate: Int, channels: Int) throws(ExportFailure) {
         self.channels = channels
         let rate = Int64(sampleRate)
+        // An eased step's exact speed (terms in the tens of thousands) as near as terms
+        // swresample takes: the piece is cut to its exact length after.
+        let speed = VarispeedStretcher.nearest(speed, limit: Int64(Int32.max - 1) / max(1, rate))
         guard let from = Int(exactly: rate * speed.numerator), let to = Int(exactly: rate * speed.denominator),
             from < Int(Int32.max), to < Int(Int32.max)
         else { throw .processing("varispeed: speed \(speed) is too fine for resampling") }
@@ -24,6 +27,22 @@ final class VarispeedStretcher: AudioStretcher {
     func process(_ input: AudioChunk) throws(ExportFailure) -> AudioChunk {
         guard !input.isEmpty else { return AudioChunk(planes: []) }
         return try convert(input)
+    }
+
+    /// `value` itself when both its terms are at most `limit`, else the last continued-fraction
+    /// convergent whose terms are (the closest fraction that small, within 1/(d·d')).
+    static func nearest(_ value: Rational, limit: Int64) -> Rational {
+        guard value.numerator > limit || value.denominator > limit else { return value }
+        var (p0, q0, p1, q1): (Int64, Int64, Int64, Int64) = (0, 1, 1, 0)
+        var (n, d) = (value.numerator, value.denominator)
+        while d != 0 {
+            let a = n / d
+            let (p2, q2) = (a * p1 + p0, a * q1 + q0)
+            guard p2 <= limit, q2 <= limit else { break }
+            (p0, q0, p1, q1) = (p1, q1, p2, q2)
+            (n, d) = (d, n - a * d)
+        }
+        return q1 == 0 ? value : Rational(p1, q1)
     }
 
     func finish() throws(ExportFailure) -> AudioChunk { try convert(nil) }
