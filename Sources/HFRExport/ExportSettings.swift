@@ -46,6 +46,9 @@ public struct ExportSettings: Sendable {
     /// `--interpolate`: how frames are made where each output frame advances the source by less than
     /// one captured frame (C·S/O < 1).
     public var interpolation: InterpolationMethod = .flow
+    /// `--fill-drops`: synthesize the frames the capture dropped (gaps of whole frame periods in
+    /// the timestamps), which re-encodes; nil leaves the gaps as they are.
+    public var fillDrops: DropFill?
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,
