@@ -64,6 +64,15 @@ public struct ExportCommand: Command {
         again. Only re-encoded segments need them; an output holding made frames is tagged
         com.hfr.interpolated (the method) and the --json report counts them (video.interpolatedFrames).
 
+        --fill-drops flow|repeat makes the frames the capture dropped (gaps of whole frame periods in
+        the timestamps: an hfr recording's drops, a --timestamps file's gaps): each output frame in
+        a gap, farther than half a frame period from both captured frames around it, is made between
+        them (flow, as --interpolate flow; blended for pictures too small for it) or shows the earlier
+        one again (repeat), so the output runs at a constant rate with even motion, whatever the mode
+        (--conform, --fps, --speed, --ramp). Copying cannot insert frames: it re-encodes, and excludes
+        --reencode never. The output's com.hfr.filled-drops tag lists the frames made (output frame
+        indices, 120-122,300), hfr probe reports them, and --json too (video.filledDrops).
+
         A copied H.264/HEVC stream that is retimed states its new rate in its parameter sets (SPS,
         VPS); the coded pictures are untouched.
 
@@ -128,6 +137,9 @@ public struct ExportCommand: Command {
             "quality", "Q",
             help: "Re-encode quality: crf:N, bitrate:B (8M, 2500k) or lossless (default crf, visually lossless).",
             choices: ["lossless"]),
+        .value(
+            "fill-drops", "flow|repeat", help: "Make the frames the capture dropped (re-encodes).",
+            choices: ExportSettings.DropFill.allCases.map(\.rawValue)),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
@@ -178,6 +190,17 @@ public struct ExportCommand: Command {
                     of: command)
             }
             settings.delivery.quality = quality
+        }
+        if let text = arguments.value("fill-drops") {
+            guard let fill = ExportSettings.DropFill(rawValue: text) else {
+                throw .usage("--fill-drops must be flow or repeat", of: command)
+            }
+            guard reencode != .never else {
+                throw .usage(
+                    "--fill-drops makes the missing frames, which needs re-encoding: it excludes --reencode never",
+                    of: command)
+            }
+            settings.fillDrops = fill
         }
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
         self.settings = settings

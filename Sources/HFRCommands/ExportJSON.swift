@@ -34,6 +34,7 @@ enum ExportJSON {
                     ("quality", .optional(r.quality.map { .string($0) })),
                     ("interpolatedFrames", .int(Int64(r.interpolatedFrames))),
                     ("interpolation", .optional(r.interpolation.map { .string($0) })),
+                    ("filledDrops", .optional(r.filledDrops.map(filledDrops))),
                 ])
             ),
             (
@@ -53,6 +54,16 @@ enum ExportJSON {
     }
 
     static func seconds(_ r: Rational) -> JSONValue { .double(r.doubleValue) }
+
+    /// `video.filledDrops`: what `--fill-drops` made.
+    static func filledDrops(_ f: ExportReport.FilledDrops) -> JSONValue {
+        .object([
+            ("method", .string(f.method)),
+            ("count", .int(Int64(f.frames.count))),
+            ("frames", .string(f.frames.description)),
+            ("droppedFrames", .int(Int64(f.droppedFrames))),
+        ])
+    }
 
     /// The `audio` object: the same members in the report (`hfr.export/1`) and the plan
     /// (`hfr.export-plan/1`).
@@ -77,6 +88,9 @@ enum ExportJSON {
                 ? "copied losslessly but for the segments re-encoded (\(r.reencodeReason ?? ""))" : "copied losslessly"
         var line = "Exported \(r.output): \(r.framesOut) of \(r.framesIn) frames \(how), "
         if let method = r.interpolation { line += "\(r.interpolatedFrames) made between them (\(method)), " }
+        if let f = r.filledDrops {
+            line += "\(f.frames.count) filling \(f.droppedFrames) dropped (\(f.method)), "
+        }
         line +=
             "\(DecimalText.fixed(r.outputDuration.doubleValue, digits: 3)) s at \(r.outputRate.compactDescription) fps"
         line += ", audio \(r.audioAlgorithm)"

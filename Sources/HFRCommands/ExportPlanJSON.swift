@@ -29,6 +29,7 @@ enum ExportPlanJSON {
             ("hiddenFrames", .int(Int64(p.hiddenFrames))),
             ("interpolatedFrames", .int(Int64(p.interpolatedFrames))),
             ("interpolation", .optional(p.interpolation.map { .string($0) })),
+            ("filledDrops", .optional(p.dropFill.map { _ in .int(Int64(p.filledDrops)) })),
             ("outputDuration", ExportJSON.seconds(p.outputDuration)),
             (
                 "audio",

@@ -31,6 +31,9 @@ enum ExportPlanText {
         if let method = p.interpolation {
             out += ", \(p.interpolatedFrames) of them made between captured frames (\(method))"
         }
+        if let method = p.dropFill {
+            out += ", \(p.filledDrops) of them filling the capture's drops (\(method))"
+        }
         out += "; audio \(p.audioAlgorithm == "copy" ? "copied" : p.audioAlgorithm)\n"
         for s in p.reencodedSpans { out += spanLine(s) }
         out +=

@@ -163,6 +163,17 @@ enum ProbeJSON {
             ),
             ("exportTimeMap", .optional(v.exportTimeMap.map(timeMap))),
             ("interpolation", .optional(v.interpolation.map { .string($0) })),
+            (
+                "filledDrops",
+                .optional(
+                    v.filledDrops.map { filled in
+                        .object([
+                            ("count", .int(Int64(filled.count))),
+                            ("method", .optional(v.filledDropsMethod.map { .string($0) })),
+                            ("frames", .string(filled.description)),
+                        ])
+                    })
+            ),
         ])
     }
 

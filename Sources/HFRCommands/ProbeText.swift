@@ -105,6 +105,12 @@ enum ProbeText {
                 "Interpolated: holds frames hfr export made between captured ones (\(method), \(Prober.interpolatedKey))"
             )
         }
+        if let filled = v.filledDrops {
+            let method = v.filledDropsMethod.map { " by \($0)" } ?? ""
+            lines.append(
+                "Filled drops: \(filled.count) frames synthesized (filled drops)\(method): output frames \(filled) (\(Prober.filledDropsKey))"
+            )
+        }
         lines += v.captureRateNotes.map { "Note: \($0)" }
         guard v.isBitstreamAnalyzed else {
             lines.append("Temporal structure: not analysed (only H.264 and HEVC bitstreams are parsed)")

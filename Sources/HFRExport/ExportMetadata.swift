@@ -13,7 +13,9 @@ enum ExportMetadata {
 
     /// The tags; into MP4/MOV (`isISO`) Android's key holds `MP4MetadataPatch.placeholder`, which
     /// `floatTags` then replaces with a float32 as Android writes it (Matroska keeps the decimal text).
-    /// `com.hfr.interpolated` (the method) when the output holds pictures made between captured frames.
+    /// `com.hfr.interpolated` (the method) when the output holds pictures made between captured frames;
+    /// `com.hfr.filled-drops` (the output frames, `FrameRanges`) and `com.hfr.filled-drops.method`
+    /// when it holds frames `--fill-drops` made where the capture dropped some.
     static func tags(plan: ExportPlan, sourceCaptureRate: Rational, isISO: Bool) -> [String: String] {
         let capture = captureRate(plan: plan, sourceCaptureRate: sourceCaptureRate)
         var tags = [
@@ -24,6 +26,10 @@ enum ExportMetadata {
             "com.hfr.export.source.fps": sourceCaptureRate.description,
         ]
         if let method = plan.synthesis { tags[Prober.interpolatedKey] = method.rawValue }
+        if let method = plan.dropFill, !plan.filledDrops.isEmpty {
+            tags[Prober.filledDropsKey] = plan.filledDrops.description
+            tags[Prober.filledDropsMethodKey] = method.rawValue
+        }
         return tags
     }
 

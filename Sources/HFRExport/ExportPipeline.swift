@@ -44,7 +44,18 @@ public final class ExportPipeline {
         if settings.audio != .mute {
             try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
         }
-        let plan = try ExportPlan.make(settings, analysis)
+        var plan = try ExportPlan.make(settings, analysis)
+        if plan.dropFill != nil {
+            let (gaps, last) = try CaptureGaps.scan(
+                MediaInput(path: settings.input, timing: settings.timing), plan: plan, origin: analysis.origin,
+                shouldStop: shouldStop)
+            // At a constant rate the last frame lasts a frame period: one of unknown duration (a raw
+            // stream's) is given the mean over the gaps, which would add a slot.
+            if let last, last + plan.capturePeriod < plan.end { plan.end = last + plan.capturePeriod }
+            var filled = FrameRanges()
+            plan.droppedFrames = gaps.reduce(0) { $0 + plan.filledSlots(from: $1.earlier, to: $1.later, into: &filled) }
+            plan.filledDrops = filled
+        }
         try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
         return (analysis, plan)
     }
@@ -52,7 +63,7 @@ public final class ExportPipeline {
     /// A conform keeps every frame: the header (a tagged capture rate) or the container's index (an
     /// MP4/MOV sample table) says all the plan needs; everything else reads the packets first.
     private func analyze(_ demuxer: borrowing Demuxer, fileSize: Int64) throws(ExportFailure) -> InputAnalysis {
-        if case .conform = settings.mode, settings.reencode != .always,
+        if case .conform = settings.mode, settings.reencode != .always, settings.fillDrops == nil,
             let quick = try InputAnalysis.quick(demuxer, path: settings.input, range: settings.range)
         {
             return quick
@@ -91,12 +102,17 @@ public final class ExportPipeline {
             throw .writing(error)
         }
         let videoOut = pass.video
+        if plan.dropFill != nil, videoOut.tally.filledDrops != plan.filledDrops.count {
+            throw .processing(
+                "--fill-drops made \(videoOut.tally.filledDrops) frames where \(plan.filledDrops.count) were planned")
+        }
         var report = report(analysis: analysis, plan: plan, pass: pass)
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
-            rate: plan.map.isConstant && analysis.isEvenlySpaced
-                && !pass.spacing.isVariable ? plan.outputRate : nil,
+            rate: plan.map.isConstant
+                && (plan.dropFill != nil || analysis.isEvenlySpaced && !pass.spacing.isVariable)
+                ? plan.outputRate : nil,
             written: videoOut.tally,
             longestLastFrame: longestLastFrame(demuxer, analysis: analysis, plan: plan), isCopy: plan.layers != nil)
         report.outputDuration = facts.duration ?? pass.preview.outputDuration
@@ -239,6 +255,10 @@ public final class ExportPipeline {
             let delivery = plan.isSpliced ? nil : plan.delivery
             report.encoder = delivery?.codec ?? "openh264"
             report.quality = delivery.map { $0.quality?.description } ?? plan.layeredBitrate.map { "bitrate:\($0)" }
+        }
+        if let method = plan.dropFill {
+            report.filledDrops = ExportReport.FilledDrops(
+                method: method.rawValue, frames: plan.filledDrops, droppedFrames: plan.droppedFrames)
         }
         report.audioTracks = preview.audioTracks
         report.audioSampleRate = preview.audioSampleRate ?? 0

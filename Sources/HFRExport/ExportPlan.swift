@@ -19,7 +19,8 @@ public struct ExportPlan: Sendable {
     public let map: TimeMap
     /// Stream seconds from the first video frame: where the output starts and ends.
     public let start: Rational
-    public let end: Rational
+    /// Shortened to the last frame's end by `--fill-drops` (see `ExportPipeline.plan`).
+    public internal(set) var end: Rational
     /// Copying: the earliest source time whose frames are written (a keyframe before `start`, shown
     /// before output time 0 and hidden by an edit list); nil = every frame before `end`.
     public let decodeStart: Rational?
@@ -45,6 +46,12 @@ public struct ExportPlan: Sendable {
     /// Evenly spaced frames stamped in a time base that rounds them (Matroska's milliseconds): the
     /// grid their times are put back on before they are mapped.
     var cadence: Cadence?
+    /// `--fill-drops`: how the frames the capture dropped are made (`DropFill`), nil when its gaps
+    /// are kept; the output frames made so (`CaptureGaps`, set before writing) and the frames the
+    /// capture dropped within the range.
+    public internal(set) var dropFill: InterpolationMethod?
+    public internal(set) var filledDrops = FrameRanges()
+    public internal(set) var droppedFrames = 0
 
     /// Output seconds the export lasts.
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
@@ -81,7 +88,14 @@ public struct ExportPlan: Sendable {
                 "--range starts at \(TimeMap.seconds(start * k)) s, after the end of the video (\(TimeMap.seconds(analysis.end * k)) s)"
             )
         }
-        if !analysis.isEvenlySpaced {
+        if settings.fillDrops != nil, settings.reencode == .never {
+            throw .usage("--fill-drops makes the missing frames, which needs re-encoding: it excludes --reencode never")
+        }
+        // Copying cannot insert frames: filling drops re-encodes as `--reencode always` does.
+        var reencodesAll = settings.reencode == .always || settings.fillDrops != nil
+        if !analysis.isEvenlySpaced, settings.fillDrops != nil {
+            notes.append("frame timestamps are uneven (dropped frames): the frames missing from the gaps are made")
+        } else if !analysis.isEvenlySpaced {
             // A tagged capture rate is kept; a measured one is the frames' average.
             let rate =
                 analysis.captureRateSource == .measured
@@ -98,7 +112,7 @@ public struct ExportPlan: Sendable {
                 "--codec \(codecChange.rawValue) re-encodes the \(analysis.video.codecName) video (or allow --reencode auto)"
             )
         }
-        let reencodesAll = settings.reencode == .always || codecChange != nil
+        reencodesAll = reencodesAll || codecChange != nil
         if !reencodesAll {
             map = snappedToBaseLayer(map, analysis, notes: &notes)
             (levels, failures) = keptLevels(map, analysis, mode: settings.mode, output: o, range: (start, end))
@@ -128,7 +142,8 @@ public struct ExportPlan: Sendable {
             ? nil
             : settings.reencode == .always
                 ? "--reencode always"
-                : codecChange.map { "--codec \($0.rawValue)" } ?? reasons(failures)
+                : codecChange.map { "--codec \($0.rawValue)" }
+                    ?? (settings.fillDrops != nil ? fillDropsReason : reasons(failures))
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
         if !copies, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
             throw .badInput(
@@ -157,9 +172,19 @@ public struct ExportPlan: Sendable {
                 "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
             )
         }
+        if let fill = settings.fillDrops {
+            plan.dropFill = dropFillMethod(fill, width: width, height: height)
+            if plan.dropFill != .repeat, let failure = Interpolators.libraryFailure {
+                throw .unavailable(failure.description)
+            }
+            if fill == .flow, plan.dropFill == .blend {
+                plan.notes.append(
+                    "\(width)x\(height) pictures are too small for optical flow: the missing frames are blended")
+            }
+        }
         if plan.layers == nil {
             let container = AtomicOutput.containerFormat(for: settings.output)
-            let makesPictures = plan.synthesis != nil
+            let makesPictures = plan.synthesis != nil || (plan.dropFill.map { $0 != .repeat } ?? false)
             plan.delivery = try DeliveryEncoding.choose(
                 video: analysis.video, container: container, makesPictures: makesPictures, request: settings.delivery)
             plan.layeredBitrate = settings.delivery.quality.flatMap { q in

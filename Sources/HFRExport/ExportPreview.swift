@@ -76,6 +76,10 @@ public struct ExportPreview: Sendable {
     public let interpolatedFrames: Int
     /// The method that makes them (`flow`, `blend`); nil when none are made.
     public let interpolation: String?
+    /// Written frames made where the capture dropped frames (`--fill-drops`), and how (`flow`,
+    /// `blend`, `repeat`); the method nil without `--fill-drops`.
+    public let filledDrops: Int
+    public let dropFill: String?
     /// Video seconds of the output: where its last frame ends.
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
@@ -125,6 +129,8 @@ public struct ExportPreview: Sendable {
         hiddenFrames = tally.hidden
         interpolatedFrames = tally.interpolated
         interpolation = plan.synthesis?.rawValue
+        filledDrops = tally.filledDrops
+        dropFill = plan.dropFill?.rawValue
         outputDuration = tally.duration(isISO: container == "mp4" || container == "mov")
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
         audioTracks = audio.count

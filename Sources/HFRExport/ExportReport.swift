@@ -1,4 +1,5 @@
 import HFRMedia
+import HFRProbe
 
 /// What an export did, for the summary line and `--json`.
 public struct ExportReport: Sendable {
@@ -17,6 +18,8 @@ public struct ExportReport: Sendable {
     /// Of `framesOut`, new pictures made between captured frames, and the method (nil: none made).
     public var interpolatedFrames = 0
     public var interpolation: String?
+    /// `--fill-drops`: the output frames made where the capture dropped frames; nil without it.
+    public var filledDrops: FilledDrops?
     public var levelSignalling: String
     public var isReencoded: Bool
     /// Copied, with the segments a copy cannot reach re-encoded into the same stream.
@@ -41,6 +44,16 @@ public struct ExportReport: Sendable {
     public var elapsedSeconds = 0.0
     /// The plan as carried out: the counts the dry run prints for the same export.
     public var plan: ExportPreview?
+
+    /// What `--fill-drops` did.
+    public struct FilledDrops: Sendable {
+        /// `flow`, `blend` (pictures too small for flow) or `repeat`.
+        public var method: String
+        /// The output frames made (0 = the first shown), as written in `com.hfr.filled-drops`.
+        public var frames: FrameRanges
+        /// Frames the capture dropped within the range (gaps of whole frame periods, less one each).
+        public var droppedFrames: Int
+    }
 
     /// Seconds of audio in the output; nil without an audio track (or when copied, see `outputDuration`).
     public var audioDuration: Rational? {

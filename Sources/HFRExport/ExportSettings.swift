@@ -49,6 +49,9 @@ public struct ExportSettings: Sendable {
     /// `--codec`, `--quality`: what a re-encode writes (nil members: the source's family, each
     /// encoder's visually lossless default).
     public var delivery = DeliveryEncoding.Request()
+    /// `--fill-drops`: synthesize the frames the capture dropped (gaps of whole frame periods in
+    /// the timestamps), which re-encodes; nil leaves the gaps as they are.
+    public var fillDrops: DropFill?
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

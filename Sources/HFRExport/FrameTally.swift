@@ -63,6 +63,8 @@ public struct FrameTally: Sendable {
     public var framesOut: Int { segments.map(\.framesOut).reduce(0, +) }
     public var hidden: Int { segments.map(\.hidden).reduce(0, +) }
     public var interpolated: Int { segments.map(\.interpolated).reduce(0, +) }
+    /// Of the written frames, those made where the capture dropped frames (`--fill-drops`).
+    public var filledDrops = 0
 
     /// Frames not written per level: dropped layers and frames outside the range.
     public var droppedByLevel: [Int: Int] {
@@ -124,6 +126,7 @@ public struct FrameTally: Sendable {
         let pts = decision.slot * frameTicks
         let span = (Rational(pts) * timeBase, Rational(pts + frameTicks) * timeBase)
         countSlot(at: decision.time, span: span, plan: plan, isNew: decision.showsNewPicture(plan))
+        if decision.isFilledDrop { filledDrops += 1 }
     }
 
     /// Counts a re-encoded output frame for source time `t`, shown over output seconds `span`;
@@ -154,6 +157,7 @@ public struct FrameTally: Sendable {
             if let from = r.outputStart, let to = r.outputEnd { segments[i].noteOutput(from: from, to: to) }
         }
         end = max(end, reencoded.end)
+        filledDrops += reencoded.filledDrops
         if let first = reencoded.firstStart { firstStart = min(firstStart ?? first, first) }
         if let last = reencoded.lastShown { noteShown(from: last.start, to: last.end) }
     }

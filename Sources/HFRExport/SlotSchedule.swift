@@ -10,6 +10,9 @@ import HFRMedia
 /// nearest to it. Where it advances by less, a slot between two captured frames gets a new picture
 /// made `fraction` of the way from the earlier to the later one (`flow`, `blend`), or shows the
 /// earlier one again (`repeat`). A slot within half a source tick of a captured frame shows it.
+/// With `--fill-drops`, a slot in a gap where the capture dropped frames (`ExportPlan.filledDrops`:
+/// farther than half a frame period from both frames around it) gets a picture made between them
+/// (`flow`) or the earlier one again (`repeat`), whatever the segment's stride.
 struct SlotSchedule {
     enum Pick: Equatable {
         case earlier
@@ -23,11 +26,14 @@ struct SlotSchedule {
         /// Source seconds (from the origin) the slot shows.
         let time: Rational
         let pick: Pick
+        /// The slot fills a gap where the capture dropped frames (`--fill-drops`).
+        var isFilledDrop = false
 
         /// Whether the slot shows a new picture made between captured frames (what `plan` makes
-        /// there: none with `repeat`, which shows the earlier one again).
+        /// there: none with `repeat`, which shows the earlier one again). A filled drop is counted
+        /// apart (`FrameTally.filledDrops`).
         func showsNewPicture(_ plan: ExportPlan) -> Bool {
-            guard case .between = pick else { return false }
+            guard case .between = pick, !isFilledDrop else { return false }
             return plan.synthesis != nil
         }
     }
@@ -60,7 +66,13 @@ struct SlotSchedule {
         while decisions.count < limit, let t = plan.reencodedSlotTime(slot), until.map({ t < $0 }) ?? true,
             later.map({ t < $0 }) ?? true
         {
-            decisions.append(Decision(slot: slot, time: t, pick: pick(t, earlier: earlier, later: later)))
+            if plan.filledDrops.contains(slot) {
+                decisions.append(
+                    Decision(slot: slot, time: t, pick: fillPick(t, earlier: earlier, later: later), isFilledDrop: true)
+                )
+            } else {
+                decisions.append(Decision(slot: slot, time: t, pick: pick(t, earlier: earlier, later: later)))
+            }
             slot += 1
         }
         return decisions
@@ -74,6 +86,13 @@ struct SlotSchedule {
             return t < (a + b) / Rational(2) ? .earlier : .later
         }
         if plan.interpolation == .repeat { return .earlier }
+        return .between(((t - a) / (b - a)).doubleValue)
+    }
+
+    /// What a slot in a gap of dropped frames shows: a picture made `fraction` of the way from `a`
+    /// to `b` (`flow`, `blend`), or the earlier frame again (`repeat`).
+    func fillPick(_ t: Rational, earlier a: Rational, later b: Rational?) -> Pick {
+        guard let b, b > a, t > a, t < b, plan.dropFill != .repeat else { return .earlier }
         return .between(((t - a) / (b - a)).doubleValue)
     }
 

@@ -23,6 +23,8 @@ final class VideoReencoder: Reencoder {
     private var schedule: SlotSchedule
     /// Makes the pictures between captured frames; nil when the export makes none.
     private let interpolator: (any FrameInterpolator)?
+    /// Makes the pictures that fill the capture's drops (`--fill-drops flow`); nil when none are made.
+    private let fillInterpolator: (any FrameInterpolator)?
     /// New pictures encoded (not captured frames).
     private(set) var interpolated = 0
     private(set) var framesIn = 0
@@ -68,6 +70,15 @@ final class VideoReencoder: Reencoder {
         slots = FrameTally(segmentCount: plan.map.segments.count)
         schedule = SlotSchedule(plan: plan, sourceTimeBase: info.timeBase, span: span)
         interpolator = try VideoReencoder.interpolator(plan: plan, width: info.width, height: info.height)
+        if let fill = plan.dropFill, fill != .repeat, fill != plan.synthesis {
+            do {
+                fillInterpolator = try Interpolators.make(fill, width: info.width, height: info.height)
+            } catch {
+                throw .processing("\(error)")
+            }
+        } else {
+            fillInterpolator = plan.dropFill == .repeat ? nil : interpolator
+        }
     }
 
     /// The encoder of a whole re-encode at output `rate`: layered like a recording at that rate.
@@ -174,12 +185,16 @@ final class VideoReencoder: Reencoder {
                 try encode(later!.frame, decisions[i], write)
                 i += 1
             case .between:
+                // A run of pictures made alike: all between captured frames, or all filling a drop.
+                let fills = decisions[i].isFilledDrop
                 var run: [SlotSchedule.Decision] = []
-                while i < decisions.count, case .between = decisions[i].pick, run.count < Self.picturesPerRun {
+                while i < decisions.count, case .between = decisions[i].pick, decisions[i].isFilledDrop == fills,
+                    run.count < Self.picturesPerRun
+                {
                     run.append(decisions[i])
                     i += 1
                 }
-                let made = try synthesize(run, earlier, later!)
+                let made = try synthesize(run, earlier, later!, with: fills ? fillInterpolator : interpolator)
                 for (picture, decision) in zip(made, run) {
                     try encode(picture, decision, write)
                 }
@@ -192,7 +207,8 @@ final class VideoReencoder: Reencoder {
 
     /// The pictures for `run` (all `.between`) from the interpolator; without one, `earlier` again.
     private func synthesize(
-        _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour
+        _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour,
+        with interpolator: (any FrameInterpolator)?
     ) throws(ExportFailure) -> [Frame] {
         let fractions = run.map { d -> Double in
             if case .between(let f) = d.pick { return f }

@@ -58,6 +58,11 @@ public struct ProbeReport: Sendable {
         /// How an hfr export made pictures between captured frames (`com.hfr.interpolated`: `flow`,
         /// `blend`); nil when it made none, and for other files.
         public var interpolation: String? = nil
+        /// The output frames an hfr export synthesized where the capture had dropped frames
+        /// (`com.hfr.filled-drops`, `export --fill-drops`); nil when it made none, and for other files.
+        public var filledDrops: FrameRanges? = nil
+        /// How they were made (`com.hfr.filled-drops.method`: `flow`, `blend`, `repeat`).
+        public var filledDropsMethod: String? = nil
         /// Whether the bitstream was read (H.264, HEVC) or not (other codecs: counts only).
         public let isBitstreamAnalyzed: Bool
         /// How layers were found: SVC temporal ids, or only nal_ref_idc.

@@ -206,6 +206,11 @@ public enum Prober {
     /// hfr export's tag on an output holding pictures made between captured frames: the method
     /// (`flow`, `blend`).
     public static let interpolatedKey = "com.hfr.interpolated"
+    /// hfr export's tag on an output where `--fill-drops` synthesized the frames the capture
+    /// dropped: their output frame indices (`FrameRanges`: `120-122,300`); and how (`flow`,
+    /// `blend` for pictures too small for flow, `repeat`).
+    public static let filledDropsKey = "com.hfr.filled-drops"
+    public static let filledDropsMethodKey = "com.hfr.filled-drops.method"
 
     /// The capture rate a file declares, hfr's exact key first.
     public static func declaredCaptureRate(
@@ -290,6 +295,12 @@ public enum Prober {
             captureRateNotes: ignoredCaptureRateTags(tags: tags, streamTags: info.metadata))
         structure.exportTimeMap = ExportTimeMap.read(tags: tags, streamTags: info.metadata)
         structure.interpolation = PlaybackTiming.lookUp(interpolatedKey, tags, info.metadata)
+        structure.filledDrops = PlaybackTiming.lookUp(filledDropsKey, tags, info.metadata).flatMap {
+            FrameRanges(parsing: $0)
+        }
+        if structure.filledDrops != nil {
+            structure.filledDropsMethod = PlaybackTiming.lookUp(filledDropsMethodKey, tags, info.metadata)
+        }
         return structure
     }
 }

@@ -21,6 +21,11 @@ public enum ExportOptionSpace {
         if r.below(3) == 0 { a += ["--interpolate", r.pick(["flow", "blend", "repeat"])] }
         if r.below(2) == 0 { a += ["--audio", r.pick(["spectral", "time-domain", "varispeed", "mute"])] }
         if r.below(4) == 0 { a += ["--reencode", r.pick(["auto", "never", "always"])] }
+        // Drawn from a generator of its own, seeded from a copy of `r` (which is not advanced): the
+        // other options of every line stay those the seeds gave before --fill-drops existed.
+        var peek = r
+        var side = SplitMix64(seed: peek.next() ^ 0xF111_D209)
+        if side.below(8) == 0 { a += ["--fill-drops", side.pick(["flow", "repeat"])] }
         return a
     }
 
