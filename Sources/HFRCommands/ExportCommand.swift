@@ -73,6 +73,14 @@ public struct ExportCommand: Command {
         --reencode never. The output's com.hfr.filled-drops tag lists the frames made (output frame
         indices, 120-122,300), hfr probe reports them, and --json too (video.filledDrops).
 
+        --shutter DEG gives the output the motion blur of a DEG shutter (360: open all the time, 180:
+        half of each output frame), from the frames the camera captured: each output frame is the
+        average of the captured frames exposed while its shutter is open (from its time, DEG/360 of
+        the way to the next), each weighted by how long, sample by sample in the pictures' own
+        values (as FFmpeg's tmix). 240 fps shown at 24 fps with 180°: frames 0-4 of every 10. It
+        re-encodes; where an output frame advances the source by less than a captured frame the
+        shutter sees one frame and the frames are made as without it.
+
         A copied H.264/HEVC stream that is retimed states its new rate in its parameter sets (SPS,
         VPS); the coded pictures are untouched.
 
@@ -138,6 +146,8 @@ public struct ExportCommand: Command {
             help: "Re-encode quality: crf:N, bitrate:B (8M, 2500k) or lossless (default crf, visually lossless).",
             choices: ["lossless"]),
         .value(
+            "shutter", "DEG", help: "Motion blur: average the frames a DEG shutter sees (180 = half of each frame)."),
+        .value(
             "fill-drops", "flow|repeat", help: "Make the frames the capture dropped (re-encodes).",
             choices: ExportSettings.DropFill.allCases.map(\.rawValue)),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
@@ -190,6 +200,18 @@ public struct ExportCommand: Command {
                     of: command)
             }
             settings.delivery.quality = quality
+        }
+        if let text = arguments.value("shutter") {
+            guard let angle = Rational(parsing: text), angle > Rational(0), angle <= Rational(360) else {
+                throw .usage(
+                    "--shutter must be an angle in degrees above 0 and up to 360 (180, 172.8), not '\(text)'",
+                    of: command)
+            }
+            guard reencode != .never else {
+                throw .usage(
+                    "--shutter averages frames, which needs re-encoding: it excludes --reencode never", of: command)
+            }
+            settings.shutter = angle
         }
         if let text = arguments.value("fill-drops") {
             guard let fill = ExportSettings.DropFill(rawValue: text) else {

@@ -41,6 +41,8 @@ public struct ExportPlan: Sendable {
     var spliceEncoder: H264Encoder.Settings?
     /// A whole re-encode's encoder when it is not hfr's layered OpenH264 (`DeliveryEncoding`).
     public internal(set) var delivery: DeliveryEncoding?
+    /// `--shutter` as a fraction of each output frame's time (180° = 1/2); nil without it.
+    public internal(set) var shutter: Rational?
     /// `--codec openh264 --quality bitrate:B`: the layered encoder's bitrate (nil: its default).
     var layeredBitrate: Int64?
     /// Evenly spaced frames stamped in a time base that rounds them (Matroska's milliseconds): the
@@ -112,7 +114,10 @@ public struct ExportPlan: Sendable {
                 "--codec \(codecChange.rawValue) re-encodes the \(analysis.video.codecName) video (or allow --reencode auto)"
             )
         }
-        reencodesAll = reencodesAll || codecChange != nil
+        if settings.shutter != nil, settings.reencode == .never {
+            throw .usage("--shutter averages frames, which needs re-encoding: it excludes --reencode never")
+        }
+        reencodesAll = reencodesAll || codecChange != nil || settings.shutter != nil
         if !reencodesAll {
             map = snappedToBaseLayer(map, analysis, notes: &notes)
             (levels, failures) = keptLevels(map, analysis, mode: settings.mode, output: o, range: (start, end))
@@ -142,7 +147,8 @@ public struct ExportPlan: Sendable {
             ? nil
             : settings.reencode == .always
                 ? "--reencode always"
-                : codecChange.map { "--codec \($0.rawValue)" }
+                : settings.shutter.map { "--shutter \(TimeMap.seconds($0)): frames are averaged" }
+                    ?? codecChange.map { "--codec \($0.rawValue)" }
                     ?? (settings.fillDrops != nil ? fillDropsReason : reasons(failures))
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
         if !copies, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
@@ -156,6 +162,7 @@ public struct ExportPlan: Sendable {
                 ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
             reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
             interpolation: settings.interpolation)
+        plan.shutter = settings.shutter.map { $0 / Rational(360) }
         if let splice {
             plan.reencodedSpans = splice.spans
             plan.reencodedSegments = splice.segments

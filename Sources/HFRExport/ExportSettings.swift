@@ -49,6 +49,9 @@ public struct ExportSettings: Sendable {
     /// `--codec`, `--quality`: what a re-encode writes (nil members: the source's family, each
     /// encoder's visually lossless default).
     public var delivery = DeliveryEncoding.Request()
+    /// `--shutter`: the output's shutter angle in degrees (0 < angle ≤ 360): each output frame
+    /// averages the captured frames exposed while it is open; nil shows one captured frame each.
+    public var shutter: Rational?
     /// `--fill-drops`: synthesize the frames the capture dropped (gaps of whole frame periods in
     /// the timestamps), which re-encodes; nil leaves the gaps as they are.
     public var fillDrops: DropFill?

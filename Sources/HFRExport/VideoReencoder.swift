@@ -14,13 +14,15 @@ final class VideoReencoder: Reencoder {
     private let decoder: Decoder
     private let sourceTimeBase: Rational
     private let origin: Rational
-    private let plan: ExportPlan
+    let plan: ExportPlan
     private let frameTicks: Int64
-    private var converter: PictureConverter
+    var converter: PictureConverter
     private let packet: Packet
     /// The last decoded frame: the earlier neighbour of the slots still to decide.
     private var held: Neighbour?
-    private var schedule: SlotSchedule
+    var schedule: SlotSchedule
+    /// `--shutter`: output frames whose shutter is still open, in slot order.
+    var shutterFrames: [ShutterFrame] = []
     /// Makes the pictures between captured frames; nil when the export makes none.
     private let interpolator: (any FrameInterpolator)?
     /// Makes the pictures that fill the capture's drops (`--fill-drops flow`); nil when none are made.
@@ -165,13 +167,14 @@ final class VideoReencoder: Reencoder {
     private func encodeSlots(
         between earlier: Neighbour, and later: Neighbour?, _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
+        if plan.shutter != nil { return try encodeShutterSlots(between: earlier, and: later, write) }
         while case let decisions = schedule.decide(earlier: earlier.time, later: later?.time), !decisions.isEmpty {
             try encode(decisions, between: earlier, and: later, write)
         }
     }
 
     /// Encodes one batch of decided slots.
-    private func encode(
+    func encode(
         _ decisions: [SlotSchedule.Decision], between earlier: Neighbour, and later: Neighbour?,
         _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
@@ -230,7 +233,7 @@ final class VideoReencoder: Reencoder {
         return converted
     }
 
-    private func encode(
+    func encode(
         _ frame: Frame, _ decision: SlotSchedule.Decision, _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
         let picture: Frame

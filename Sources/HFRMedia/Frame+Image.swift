@@ -74,4 +74,10 @@ extension Frame {
         copy.pointer.pointee.pts = pointer.pointee.pts
         return copy
     }
+
+    /// Takes `other`'s properties (timestamps, colour description, aspect ratio, side data), not
+    /// its pictures.
+    public func copyProperties(from other: Frame) {
+        av_frame_copy_props(pointer, other.pointer)
+    }
 }
