@@ -50,6 +50,10 @@ public struct ExportCommand: Command {
         time and blended where the flows agree; blend cross-fades the two; repeat shows the earlier one
         again. Only re-encoded segments need them; an output holding made frames is tagged
         com.hfr.interpolated (the method) and the --json report counts them (video.interpolatedFrames).
+        None is made across a scene cut (two neighbours whose 32x32 luma thumbnails have an SSIM below
+        0.2, RIFE's rule): --cut-fill repeat (default) shows the frame before the cut until the one
+        after it, crossfade cross-fades the two. The notes and the report list the cuts (video.cuts:
+        source and output seconds); --dry-run, which decodes nothing, cannot see them.
 
         A copied H.264/HEVC stream that is retimed states its new rate in its parameter sets (SPS,
         VPS); the coded pictures are untouched.
@@ -106,6 +110,10 @@ public struct ExportCommand: Command {
             "interpolate", "METHOD",
             help: "New frames below the capture rate: flow (default, motion), blend or repeat.",
             choices: InterpolationMethod.allCases.map(\.rawValue)),
+        .value(
+            "cut-fill", "repeat|crossfade",
+            help: "Across a scene cut, in place of made frames: repeat (default) or crossfade.",
+            choices: ExportSettings.CutFill.allCases.map(\.rawValue)),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
@@ -138,9 +146,13 @@ public struct ExportCommand: Command {
         guard let interpolation = InterpolationMethod(rawValue: arguments.value("interpolate") ?? "flow") else {
             throw .usage("--interpolate must be flow, blend or repeat", of: command)
         }
+        guard let cutFill = ExportSettings.CutFill(rawValue: arguments.value("cut-fill") ?? "repeat") else {
+            throw .usage("--cut-fill must be repeat or crossfade", of: command)
+        }
         var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
         settings.interpolation = interpolation
+        settings.cutFill = cutFill
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
         self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"

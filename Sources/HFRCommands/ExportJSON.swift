@@ -32,6 +32,8 @@ enum ExportJSON {
                     ("reencodeReason", .optional(r.reencodeReason.map { .string($0) })),
                     ("interpolatedFrames", .int(Int64(r.interpolatedFrames))),
                     ("interpolation", .optional(r.interpolation.map { .string($0) })),
+                    ("cuts", .optional(r.cutFill.map { _ in .array(r.cuts.map(cut)) })),
+                    ("cutFill", .optional(r.cutFill.map { .string($0) })),
                 ])
             ),
             (
@@ -51,6 +53,11 @@ enum ExportJSON {
     }
 
     static func seconds(_ r: Rational) -> JSONValue { .double(r.doubleValue) }
+
+    /// One of `video.cuts`: where it is in the source and in the output.
+    static func cut(_ c: SceneCut) -> JSONValue {
+        .object([("source", seconds(c.source)), ("output", seconds(c.output))])
+    }
 
     /// The `audio` object: the same members in the report (`hfr.export/1`) and the plan
     /// (`hfr.export-plan/1`).

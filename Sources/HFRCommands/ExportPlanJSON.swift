@@ -29,6 +29,7 @@ enum ExportPlanJSON {
             ("hiddenFrames", .int(Int64(p.hiddenFrames))),
             ("interpolatedFrames", .int(Int64(p.interpolatedFrames))),
             ("interpolation", .optional(p.interpolation.map { .string($0) })),
+            ("cutFill", .optional(p.cutFill.map { .string($0) })),
             ("outputDuration", ExportJSON.seconds(p.outputDuration)),
             (
                 "audio",

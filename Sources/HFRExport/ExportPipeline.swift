@@ -235,6 +235,11 @@ public final class ExportPipeline {
         report.interpolatedFrames = video.interpolatedOut
         report.isSpliced = plan.isSpliced
         report.interpolation = plan.synthesis?.rawValue
+        if plan.synthesis != nil {
+            report.cuts = video.cuts
+            report.cutFill = plan.cutFill.rawValue
+            if let note = SceneCut.note(video.cuts, fill: plan.cutFill) { report.notes.append(note) }
+        }
         report.audioTracks = preview.audioTracks
         report.audioSampleRate = preview.audioSampleRate ?? 0
         report.audioSamples = preview.audioSamples ?? 0

@@ -73,6 +73,8 @@ public struct ExportPreview: Sendable {
     public let interpolatedFrames: Int
     /// The method that makes them (`flow`, `blend`); nil when none are made.
     public let interpolation: String?
+    /// What is shown across a scene cut instead (`repeat`, `crossfade`); nil when none are made.
+    public let cutFill: String?
     /// Video seconds of the output: where its last frame ends.
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
@@ -122,6 +124,7 @@ public struct ExportPreview: Sendable {
         hiddenFrames = tally.hidden
         interpolatedFrames = tally.interpolated
         interpolation = plan.synthesis?.rawValue
+        cutFill = plan.synthesis == nil ? nil : plan.cutFill.rawValue
         outputDuration = tally.duration(isISO: container == "mp4" || container == "mov")
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
         audioTracks = audio.count

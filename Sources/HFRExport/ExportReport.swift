@@ -17,6 +17,10 @@ public struct ExportReport: Sendable {
     /// Of `framesOut`, new pictures made between captured frames, and the method (nil: none made).
     public var interpolatedFrames = 0
     public var interpolation: String?
+    /// Scene cuts nothing was made across, and what was shown there (`repeat`, `crossfade`); nil
+    /// when no pictures are made (cuts are looked for only where they would be).
+    public var cuts: [SceneCut] = []
+    public var cutFill: String?
     public var levelSignalling: String
     public var isReencoded: Bool
     /// Copied, with the segments a copy cannot reach re-encoded into the same stream.

@@ -21,6 +21,7 @@ public enum ExportOptionSpace {
         if r.below(3) == 0 { a += ["--interpolate", r.pick(["flow", "blend", "repeat"])] }
         if r.below(2) == 0 { a += ["--audio", r.pick(["spectral", "time-domain", "varispeed", "mute"])] }
         if r.below(4) == 0 { a += ["--reencode", r.pick(["auto", "never", "always"])] }
+        if r.below(4) == 0 { a += ["--cut-fill", r.pick(["repeat", "crossfade"])] }
         return a
     }
 
