@@ -63,6 +63,10 @@ public struct ExportCommand: Command {
         time and blended where the flows agree; blend cross-fades the two; repeat shows the earlier one
         again. Only re-encoded segments need them; an output holding made frames is tagged
         com.hfr.interpolated (the method) and the --json report counts them (video.interpolatedFrames).
+        None is made across a scene cut (two neighbours whose 32x32 luma thumbnails have an SSIM below
+        0.2, RIFE's rule): --cut-fill repeat (default) shows the frame before the cut until the one
+        after it, crossfade cross-fades the two. The notes and the report list the cuts (video.cuts:
+        source and output seconds); --dry-run, which decodes nothing, cannot see them.
 
         --fill-drops flow|repeat makes the frames the capture dropped (gaps of whole frame periods in
         the timestamps: an hfr recording's drops, a --timestamps file's gaps): each output frame in
@@ -150,6 +154,10 @@ public struct ExportCommand: Command {
         .value(
             "fill-drops", "flow|repeat", help: "Make the frames the capture dropped (re-encodes).",
             choices: ExportSettings.DropFill.allCases.map(\.rawValue)),
+        .value(
+            "cut-fill", "repeat|crossfade",
+            help: "Across a scene cut, in place of made frames: repeat (default) or crossfade.",
+            choices: ExportSettings.CutFill.allCases.map(\.rawValue)),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
@@ -181,6 +189,9 @@ public struct ExportCommand: Command {
         }
         guard let interpolation = InterpolationMethod(rawValue: arguments.value("interpolate") ?? "flow") else {
             throw .usage("--interpolate must be flow, blend or repeat", of: command)
+        }
+        guard let cutFill = ExportSettings.CutFill(rawValue: arguments.value("cut-fill") ?? "repeat") else {
+            throw .usage("--cut-fill must be repeat or crossfade", of: command)
         }
         var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
@@ -224,6 +235,7 @@ public struct ExportCommand: Command {
             }
             settings.fillDrops = fill
         }
+        settings.cutFill = cutFill
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
         self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"

@@ -35,6 +35,8 @@ enum ExportJSON {
                     ("interpolatedFrames", .int(Int64(r.interpolatedFrames))),
                     ("interpolation", .optional(r.interpolation.map { .string($0) })),
                     ("filledDrops", .optional(r.filledDrops.map(filledDrops))),
+                    ("cuts", .optional(r.cutFill.map { _ in .array(r.cuts.map(cut)) })),
+                    ("cutFill", .optional(r.cutFill.map { .string($0) })),
                 ])
             ),
             (
@@ -63,6 +65,11 @@ enum ExportJSON {
             ("frames", .string(f.frames.description)),
             ("droppedFrames", .int(Int64(f.droppedFrames))),
         ])
+    }
+
+    /// One of `video.cuts`: where it is in the source and in the output.
+    static func cut(_ c: SceneCut) -> JSONValue {
+        .object([("source", seconds(c.source)), ("output", seconds(c.output))])
     }
 
     /// The `audio` object: the same members in the report (`hfr.export/1`) and the plan

@@ -30,6 +30,7 @@ enum ExportPlanJSON {
             ("interpolatedFrames", .int(Int64(p.interpolatedFrames))),
             ("interpolation", .optional(p.interpolation.map { .string($0) })),
             ("filledDrops", .optional(p.dropFill.map { _ in .int(Int64(p.filledDrops)) })),
+            ("cutFill", .optional(p.cutFill.map { .string($0) })),
             ("outputDuration", ExportJSON.seconds(p.outputDuration)),
             (
                 "audio",

@@ -29,7 +29,8 @@ enum ExportPlanText {
         out += "\(seconds(p.outputDuration)) s"
         if p.hiddenFrames > 0 { out += ", \(p.hiddenFrames) of them before the start (hidden by an edit list)" }
         if let method = p.interpolation {
-            out += ", \(p.interpolatedFrames) of them made between captured frames (\(method))"
+            out += ", \(p.interpolatedFrames) of them made between captured frames (\(method)"
+            out += p.cutFill.map { "; across a scene cut: \($0))" } ?? ")"
         }
         if let method = p.dropFill {
             out += ", \(p.filledDrops) of them filling the capture's drops (\(method))"

@@ -260,6 +260,11 @@ public final class ExportPipeline {
             report.filledDrops = ExportReport.FilledDrops(
                 method: method.rawValue, frames: plan.filledDrops, droppedFrames: plan.droppedFrames)
         }
+        if plan.synthesis != nil {
+            report.cuts = video.cuts
+            report.cutFill = plan.cutFill.rawValue
+            if let note = SceneCut.note(video.cuts, fill: plan.cutFill) { report.notes.append(note) }
+        }
         report.audioTracks = preview.audioTracks
         report.audioSampleRate = preview.audioSampleRate ?? 0
         report.audioSamples = preview.audioSamples ?? 0

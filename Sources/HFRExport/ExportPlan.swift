@@ -33,6 +33,8 @@ public struct ExportPlan: Sendable {
     public internal(set) var notes: [String]
     /// How pictures are made where a re-encoded segment needs more frames than were captured.
     public internal(set) var interpolation: InterpolationMethod
+    /// What is shown across a scene cut where pictures are made (`ExportSettings.cutFill`).
+    public internal(set) var cutFill: ExportSettings.CutFill = .repeat
     /// A copy (`layers` set) whose segments `reencodedSegments` cannot be copied: the stretches
     /// re-encoded between the copied ones (see `MixedReencode`), and the encoder set up like the
     /// input's so both share one sample description. Empty and nil otherwise.
@@ -163,6 +165,7 @@ public struct ExportPlan: Sendable {
             reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
             interpolation: settings.interpolation)
         plan.shutter = settings.shutter.map { $0 / Rational(360) }
+        plan.cutFill = settings.cutFill
         if let splice {
             plan.reencodedSpans = splice.spans
             plan.reencodedSegments = splice.segments

@@ -80,6 +80,8 @@ public struct ExportPreview: Sendable {
     /// `blend`, `repeat`); the method nil without `--fill-drops`.
     public let filledDrops: Int
     public let dropFill: String?
+    /// What is shown across a scene cut instead (`repeat`, `crossfade`); nil when none are made.
+    public let cutFill: String?
     /// Video seconds of the output: where its last frame ends.
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
@@ -131,6 +133,7 @@ public struct ExportPreview: Sendable {
         interpolation = plan.synthesis?.rawValue
         filledDrops = tally.filledDrops
         dropFill = plan.dropFill?.rawValue
+        cutFill = plan.synthesis == nil ? nil : plan.cutFill.rawValue
         outputDuration = tally.duration(isISO: container == "mp4" || container == "mov")
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
         audioTracks = audio.count

@@ -20,6 +20,10 @@ public struct ExportReport: Sendable {
     public var interpolation: String?
     /// `--fill-drops`: the output frames made where the capture dropped frames; nil without it.
     public var filledDrops: FilledDrops?
+    /// Scene cuts nothing was made across, and what was shown there (`repeat`, `crossfade`); nil
+    /// when no pictures are made (cuts are looked for only where they would be).
+    public var cuts: [SceneCut] = []
+    public var cutFill: String?
     public var levelSignalling: String
     public var isReencoded: Bool
     /// Copied, with the segments a copy cannot reach re-encoded into the same stream.

@@ -32,6 +32,16 @@ public struct ExportSettings: Sendable {
         case auto, never, always
     }
 
+    /// What fills the output frames between the two frames of a scene cut (`CutDetector`) where
+    /// pictures are made between captured frames (`flow`, `blend`): never a morph of the two scenes.
+    public enum CutFill: String, Sendable, CaseIterable {
+        /// The frame before the cut is shown until the one after it, as RIFE does: each output
+        /// frame shows a captured one, and the cut falls where the time map puts the later frame.
+        case `repeat`
+        /// The two frames cross-faded by their distance in time (as `blend`).
+        case crossfade
+    }
+
     public var input: String
     public var output: String
     public var mode: Mode
@@ -55,6 +65,8 @@ public struct ExportSettings: Sendable {
     /// `--fill-drops`: synthesize the frames the capture dropped (gaps of whole frame periods in
     /// the timestamps), which re-encodes; nil leaves the gaps as they are.
     public var fillDrops: DropFill?
+    /// `--cut-fill`: what is shown between the two frames of a scene cut instead of made pictures.
+    public var cutFill: CutFill = .repeat
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

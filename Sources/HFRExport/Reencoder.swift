@@ -13,6 +13,8 @@ protocol Reencoder: AnyObject {
     var interpolated: Int { get }
     /// Output frames per segment of the time map (by the source time of their slot).
     var slots: FrameTally { get }
+    /// Scene cuts found where pictures would have been made (none in the dry run: it decodes nothing).
+    var cuts: [SceneCut] { get }
     /// The output stream's codec parameters; nil when no encoder is opened (the dry run).
     func outputParameters(width: Int, height: Int) throws(ExportFailure) -> CodecParameters?
     /// Takes one source packet (nil at the end) and writes every output frame now decided.

@@ -18,6 +18,8 @@ final class SlotCounter: Reencoder {
     private(set) var framesIn = 0
     var framesOut: Int { slots.framesOut }
     var interpolated: Int { slots.interpolated }
+    /// The cuts are only seen in decoded pictures: the dry run counts the slots across them as made.
+    var cuts: [SceneCut] { [] }
 
     init(info: StreamInfo, plan: ExportPlan, origin: Rational, span: ReencodedSpan?) throws(ExportFailure) {
         (outputTimeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)

@@ -36,6 +36,12 @@ struct SlotSchedule {
             guard case .between = pick, !isFilledDrop else { return false }
             return plan.synthesis != nil
         }
+
+        /// How far a `.between` slot is from the earlier frame to the later one (0 for the others).
+        var fraction: Double {
+            if case .between(let f) = pick { return f }
+            return 0
+        }
     }
 
     let plan: ExportPlan

@@ -37,6 +37,8 @@ final class VideoOutput {
     private(set) var tally: FrameTally
     /// A splice: the output frames of each re-encoded stretch finished so far.
     private(set) var spanSlots: [FrameTally] = []
+    /// A splice: the scene cuts of the re-encoded stretches finished so far.
+    private var spanCuts: [SceneCut] = []
     var framesIn: Int { reencoder?.framesIn ?? tally.framesIn }
     /// Copied frames before the range start: decoded as references, hidden by an edit list.
     var hiddenOut: Int { tally.hidden }
@@ -45,6 +47,8 @@ final class VideoOutput {
     var framesOut: Int { reencoder?.framesOut ?? tally.framesOut + (spanEncoder?.framesOut ?? 0) }
     /// Written pictures made between captured frames.
     var interpolatedOut: Int { reencoder?.interpolated ?? tally.interpolated + (spanEncoder?.interpolated ?? 0) }
+    /// Scene cuts the re-encoder found (no morph across them), in source order.
+    var cuts: [SceneCut] { reencoder?.cuts ?? spanCuts + (spanEncoder?.cuts ?? []) }
     /// End of the latest frame written, in `timeBase` ticks (for progress).
     private var writtenEnd: Int64 = 0
 
@@ -250,6 +254,7 @@ final class VideoOutput {
         try encoder.push(nil) { (p) throws(ExportFailure) in try self.mux(p, from: encoder.outputTimeBase, sink) }
         tally.takeSlots(of: encoder.slots)
         spanSlots.append(encoder.slots)
+        spanCuts += encoder.cuts
         spanEncoder = nil
         nextSpan += 1
     }

@@ -27,6 +27,12 @@ final class VideoReencoder: Reencoder {
     private let interpolator: (any FrameInterpolator)?
     /// Makes the pictures that fill the capture's drops (`--fill-drops flow`); nil when none are made.
     private let fillInterpolator: (any FrameInterpolator)?
+    /// Finds scene cuts where pictures would be made (nil when none are): none is made across one.
+    private let cutDetector: CutDetector?
+    /// Cross-fades across cuts (`--cut-fill crossfade`): made at the first.
+    private var crossfader: BlendInterpolator?
+    /// The cuts found, in source order.
+    private(set) var cuts: [SceneCut] = []
     /// New pictures encoded (not captured frames).
     private(set) var interpolated = 0
     private(set) var framesIn = 0
@@ -81,6 +87,7 @@ final class VideoReencoder: Reencoder {
         } else {
             fillInterpolator = plan.dropFill == .repeat ? nil : interpolator
         }
+        cutDetector = interpolator == nil ? nil : CutDetector()
     }
 
     /// The encoder of a whole re-encode at output `rate`: layered like a recording at that rate.
@@ -197,8 +204,8 @@ final class VideoReencoder: Reencoder {
                     run.append(decisions[i])
                     i += 1
                 }
-                let made = try synthesize(run, earlier, later!, with: fills ? fillInterpolator : interpolator)
-                for (picture, decision) in zip(made, run) {
+                for (picture, decision) in try fill(run, earlier, later!, with: fills ? fillInterpolator : interpolator)
+                {
                     try encode(picture, decision, write)
                 }
             }
@@ -207,6 +214,69 @@ final class VideoReencoder: Reencoder {
 
     /// New pictures held at once: bounds memory however slow the segment (1080p: ~3 MB each).
     static let picturesPerRun = 8
+
+    /// The pictures for `run` (all `.between`) and the decisions they are counted as: made by the
+    /// interpolator, except across a scene cut, where `--cut-fill` says: `repeat` shows the earlier
+    /// frame (counted as shown again, not made), `crossfade` blends the two.
+    private func fill(
+        _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour,
+        with maker: (any FrameInterpolator)?
+    ) throws(ExportFailure) -> [(Frame, SlotSchedule.Decision)] {
+        guard try isCut(earlier, later) else {
+            return Array(zip(try synthesize(run, earlier, later, with: maker), run))
+        }
+        switch plan.cutFill {
+        case .repeat:
+            return run.map { d in
+                (
+                    earlier.frame,
+                    SlotSchedule.Decision(slot: d.slot, time: d.time, pick: .earlier, isFilledDrop: d.isFilledDrop)
+                )
+            }
+        case .crossfade:
+            return Array(zip(try crossfade(run, earlier, later), run))
+        }
+    }
+
+    /// Whether a scene cut lies between the two neighbours: judged once per pair, when a slot
+    /// between them would get a new picture, and listed in `cuts` when it does.
+    private func isCut(_ earlier: Neighbour, _ later: Neighbour) throws(ExportFailure) -> Bool {
+        guard let cutDetector else { return false }
+        if let known = later.followsCut { return known }
+        let cut: Bool
+        do {
+            cut = cutDetector.isCut(try thumbnail(of: earlier), try thumbnail(of: later))
+        } catch {
+            throw .processing("\(error)")
+        }
+        later.followsCut = cut
+        if cut {
+            let shown = Rational(plan.firstSlot(atOrAfter: later.time)) / plan.outputRate
+            cuts.append(SceneCut(source: later.time * plan.streamScale, output: min(shown, plan.outputDuration)))
+        }
+        return cut
+    }
+
+    /// A neighbour's luma thumbnail for the cut test, made once.
+    private func thumbnail(of neighbour: Neighbour) throws -> CutDetector.Thumbnail {
+        if let made = neighbour.thumbnail { return made }
+        let made = try CutDetector.thumbnail(of: picture(of: neighbour))
+        neighbour.thumbnail = made
+        return made
+    }
+
+    /// `run`'s pictures as cross-fades of the two neighbours (`--cut-fill crossfade`).
+    private func crossfade(
+        _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour
+    ) throws(ExportFailure) -> [Frame] {
+        do {
+            let blend = try crossfader ?? BlendInterpolator(width: earlier.frame.width, height: earlier.frame.height)
+            crossfader = blend
+            return try blend.frames(between: picture(of: earlier), and: picture(of: later), at: run.map(\.fraction))
+        } catch {
+            throw .processing("\(error)")
+        }
+    }
 
     /// The pictures for `run` (all `.between`) from the interpolator; without one, `earlier` again.
     private func synthesize(
@@ -277,11 +347,15 @@ final class VideoReencoder: Reencoder {
         try write(packet)
     }
 
-    /// A decoded frame, its source seconds from the origin, and its I420 picture once one is needed.
+    /// A decoded frame, its source seconds from the origin, and its I420 picture once one is needed;
+    /// its thumbnail and whether a cut lies before it once the cut test needs them.
     final class Neighbour {
         let frame: Frame
         let time: Rational
         var picture: Frame?
+        var thumbnail: CutDetector.Thumbnail?
+        /// Whether a scene cut lies between the frame before and this one (nil: not judged).
+        var followsCut: Bool?
 
         init(_ frame: Frame, time: Rational) {
             self.frame = frame

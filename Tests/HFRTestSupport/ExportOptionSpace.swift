@@ -26,6 +26,7 @@ public enum ExportOptionSpace {
         var peek = r
         var side = SplitMix64(seed: peek.next() ^ 0xF111_D209)
         if side.below(8) == 0 { a += ["--fill-drops", side.pick(["flow", "repeat"])] }
+        if side.below(4) == 0 { a += ["--cut-fill", side.pick(["repeat", "crossfade"])] }
         return a
     }
 
