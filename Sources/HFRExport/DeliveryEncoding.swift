@@ -87,6 +87,15 @@ public struct DeliveryEncoding: Sendable, Equatable {
         return DeliveryEncoding(codec: encoder, format: format, quality: quality, note: note)
     }
 
+    /// Why the encoder cannot take `width`x`height` pictures of its format, to follow "WxH "; nil
+    /// when it can. Subsampled chroma needs sides the subsampling divides (x264, x265, VP9 and AV1
+    /// refuse odd sides of 4:2:0); the encoders' own size limits are far above hfr's inputs'.
+    func sizeProblem(width: Int, height: Int) -> String? {
+        let (w, h) = format.chromaSubsampling
+        guard width % (1 << w) != 0 || height % (1 << h) != 0 else { return nil }
+        return "has an odd side: \(codec) writes \(format.name), whose chroma needs even sides"
+    }
+
     /// What the plan says of a re-encode with hfr's layered OpenH264 of pictures beyond 8-bit 4:2:0.
     static func layeredNote(video: StreamInfo) -> String? {
         guard let format = video.pixelFormat.flatMap(PixelFormat.init(name:)), format.exceedsI420 else { return nil }

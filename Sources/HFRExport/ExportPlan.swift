@@ -153,10 +153,6 @@ public struct ExportPlan: Sendable {
                     ?? codecChange.map { "--codec \($0.rawValue)" }
                     ?? (settings.fillDrops != nil ? fillDropsReason : reasons(failures))
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
-        if !copies, let problem = H264Limits.problem(width: analysis.video.width, height: analysis.video.height) {
-            throw .badInput(
-                "needs re-encoding, but its \(analysis.video.width)x\(analysis.video.height) video \(problem)")
-        }
         var plan = ExportPlan(
             captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
             decodeStart: cut.decodeStart,
@@ -199,6 +195,13 @@ public struct ExportPlan: Sendable {
                 video: analysis.video, container: container, makesPictures: makesPictures, request: settings.delivery)
             plan.layeredBitrate = settings.delivery.quality.flatMap { q in
                 if case .bitrate(let bits) = q { bits } else { nil }
+            }
+            // OpenH264's sizes, or the sides the delivery encoder's chroma subsampling needs.
+            let (w, h) = (analysis.video.width, analysis.video.height)
+            if let problem = plan.delivery.map({ $0.sizeProblem(width: w, height: h) })
+                ?? H264Limits.problem(width: w, height: h)
+            {
+                throw .badInput("needs re-encoding, but its \(w)x\(h) video \(problem)")
             }
             if let note = plan.delivery?.note ?? DeliveryEncoding.layeredNote(video: analysis.video) {
                 plan.notes.append(note)

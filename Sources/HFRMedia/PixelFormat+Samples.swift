@@ -32,4 +32,10 @@ extension PixelFormat {
         }
         return (bytes, planes)
     }
+
+    /// log2 of the chroma planes' horizontal and vertical subsampling (4:2:0: 1, 1; 4:4:4: 0, 0).
+    public var chromaSubsampling: (width: Int, height: Int) {
+        guard let d = av_pix_fmt_desc_get(av)?.pointee else { return (0, 0) }
+        return (Int(d.log2_chroma_w), Int(d.log2_chroma_h))
+    }
 }

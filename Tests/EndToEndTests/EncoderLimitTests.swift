@@ -5,7 +5,8 @@ import Testing
 /// Sizes the H.264 encoder cannot take are refused before any work, in one line, with nothing left.
 @Suite struct EncoderLimitTests {
     /// 4352x2176 is 36992 macroblocks, 128 past level 5.2's 36864: x264 encodes it (level 6), a copy
-    /// keeps it, and a re-encode through OpenH264 would fail after decoding began.
+    /// keeps it, a delivery re-encode (libx264) writes it, and a re-encode through OpenH264 would fail
+    /// after decoding began.
     @Test func reencodingAFrameBeyondLevel52IsBadDataNamingTheFile() throws {
         let dir = try TemporaryDirectory()
         let input = dir.path("wide.mp4")
@@ -13,7 +14,9 @@ import Testing
             "-f", "lavfi", "-i", "testsrc=size=4352x2176:rate=120", "-frames:v", "8", "-c:v", "libx264",
             "-preset", "ultrafast", "-pix_fmt", "yuv420p", input,
         ])
-        let r = try Tool.hfr(["export", input, dir.path("out.mp4"), "--fps", "30", "--reencode", "always"])
+        let r = try Tool.hfr([
+            "export", input, dir.path("out.mp4"), "--fps", "30", "--reencode", "always", "--codec", "openh264",
+        ])
         #expect(r.status == 65, "stderr: \(r.stderr)")
         let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("export: ") }
         #expect(
@@ -23,6 +26,10 @@ import Testing
             ], "\(r.stderr)")
         #expect(!r.stderr.contains("OpenH264"))
         #expect(try dir.contents() == ["wide.mp4"])
+
+        let x264 = try Tool.hfr(["export", input, dir.path("x264.mp4"), "--fps", "30", "--reencode", "always"])
+        #expect(x264.status == 0, "stderr: \(x264.stderr)")
+        #expect(try MediaChecks.entry(dir.path("x264.mp4"), stream: "v:0", "codec_name,width") == "h264,4352")
 
         // A lossless conform of the same file does not meet the encoder.
         let copy = try Tool.hfr(["export", input, dir.path("copy.mp4"), "--conform", "30"])
