@@ -171,6 +171,13 @@ import Testing
         #expect(try MediaChecks.entry(exact, stream: "v:0", "codec_name,pix_fmt") == "h264,yuv420p10le")
         #expect(try Self.psnr(exact, input) == .infinity)
 
+        // ProRes into MOV: 4:2:2 10-bit (422 HQ), the colour kept.
+        let prores = dir.path("prores.mov")
+        let p = try Tool.hfr(["export", input, prores, "--fps", "30", "--codec", "prores"])
+        #expect(p.status == 0, "\(p.stderr)")
+        #expect(
+            try MediaChecks.entry(prores, stream: "v:0", "codec_name,pix_fmt,color_transfer")
+                == "prores,yuv422p10le,smpte2084")
         for (options, message) in [
             (["--codec", "prores"], "MP4 cannot store ProRes"), (["--quality", "crf:99"], "--quality must be"),
             (["--codec", "ffv1", "--quality", "crf:20"], "FFV1 is lossless only"),
@@ -178,6 +185,6 @@ import Testing
             let bad = try Tool.hfr(["export", input, dir.path("bad.mp4"), "--fps", "30"] + options)
             #expect(bad.status == 64 && bad.stderr.contains(message), "\(options): \(bad.stderr)")
         }
-        #expect(try dir.contents().sorted() == ["exact.mkv", "pq.mp4", "slow.mp4"])
+        #expect(try dir.contents().sorted() == ["exact.mkv", "pq.mp4", "prores.mov", "slow.mp4"])
     }
 }
