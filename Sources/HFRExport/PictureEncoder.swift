@@ -65,6 +65,7 @@ final class DeliveryPictureEncoder: PictureEncoder {
             picture.pixelFormat?.isI420 == true && sourceConverter.format != picture.pixelFormat
             ? try madeConverter.converted(picture) : try sourceConverter.converted(picture)
         converted.pts = pts
+        encoder.describeColour(of: converted)
         _ = try encoder.send(converted)
         try drain(packet, emit)
     }

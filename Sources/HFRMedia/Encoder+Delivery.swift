@@ -117,6 +117,17 @@ extension Encoder {
         }
     }
 
+    /// Gives `frame` the colour description the encoder was opened with: encoders that write it per
+    /// picture (ProRes' frame header) read it from the frame, and a converted or made picture has
+    /// none of its own.
+    public func describeColour(of frame: Frame) {
+        frame.pointer.pointee.color_primaries = context.pointee.color_primaries
+        frame.pointer.pointee.color_trc = context.pointee.color_trc
+        frame.pointer.pointee.colorspace = context.pointee.colorspace
+        frame.pointer.pointee.color_range = context.pointee.color_range
+        frame.pointer.pointee.chroma_location = context.pointee.chroma_sample_location
+    }
+
     /// The pixel format the encoder was opened with.
     public var pixelFormat: PixelFormat { PixelFormat(context.pointee.pix_fmt) }
 }
