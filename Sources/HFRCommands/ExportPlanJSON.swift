@@ -31,6 +31,9 @@ enum ExportPlanJSON {
             ("interpolation", .optional(p.interpolation.map { .string($0) })),
             ("filledDrops", .optional(p.dropFill.map { _ in .int(Int64(p.filledDrops)) })),
             ("cutFill", .optional(p.cutFill.map { .string($0) })),
+            ("encoder", .optional(p.encoder.map { .string($0) })),
+            ("quality", .optional(p.quality.map { .string($0) })),
+            ("shutter", .optional(p.shutter.map { .string($0.compactDescription) })),
             ("outputDuration", ExportJSON.seconds(p.outputDuration)),
             (
                 "audio",

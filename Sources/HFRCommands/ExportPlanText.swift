@@ -9,7 +9,8 @@ enum ExportPlanText {
         let spliced = p.splicedReason.map {
             "copied losslessly but for the re-encode segments, spliced in (\($0))"
         }
-        let how = p.reencodeReason.map { "re-encoded to H.264 (\($0))" } ?? spliced ?? "copied losslessly"
+        let with = p.encoder.map { " with \($0)" + (p.quality.map { " \($0)" } ?? "") } ?? ""
+        let how = p.reencodeReason.map { "re-encoded\(with) (\($0))" } ?? spliced ?? "copied losslessly"
         var out = "Plan: \(p.input) → \(p.output) (\(containerName(p.container))), video \(how)\n"
         out += "capture \(p.captureRate.compactDescription) fps (\(p.captureRateSource)), "
         out += "output \(p.outputRate.compactDescription) fps, time map \(p.map)\(layers(p))\n\n"
@@ -20,7 +21,8 @@ enum ExportPlanText {
                 s.easeFrom.map { "ease \($0.compactDescription)→\(s.speed.compactDescription)" }
                     ?? s.speed.compactDescription,
                 s.maxLevel == nil ? "re-encode" : "copy",
-                String(s.frames.framesIn), kept(s), levels(s.frames.dropped), String(s.frames.framesOut),
+                String(s.frames.framesIn), kept(s, shutter: p.shutter), levels(s.frames.dropped),
+                String(s.frames.framesOut),
                 span(s.outputStart, s.outputEnd),
             ])
         }
@@ -31,6 +33,9 @@ enum ExportPlanText {
         if let method = p.interpolation {
             out += ", \(p.interpolatedFrames) of them made between captured frames (\(method)"
             out += p.cutFill.map { "; across a scene cut: \($0))" } ?? ")"
+        }
+        if let shutter = p.shutter {
+            out += ", each the average of the frames a \(shutter.compactDescription)° shutter sees"
         }
         if let method = p.dropFill {
             out += ", \(p.filledDrops) of them filling the capture's drops (\(method))"
@@ -82,11 +87,14 @@ enum ExportPlanText {
     }
 
     /// What a segment keeps: every frame, the re-encoder's choice, or the kept frames per layer.
-    static func kept(_ s: ExportPreview.Segment) -> String {
+    static func kept(_ s: ExportPreview.Segment, shutter: Rational? = nil) -> String {
         if let method = s.interpolation {
             return method == "repeat"
                 ? "earlier frame again between captured ones (repeat)"
                 : "\(s.frames.interpolated) made between captured frames (\(method))"
+        }
+        if s.maxLevel == nil, let shutter {
+            return "the frames a \(shutter.compactDescription)° shutter sees, averaged"
         }
         if s.maxLevel == nil { return "nearest frame per output frame" }
         if s.keepsEveryFrame { return "every frame" }

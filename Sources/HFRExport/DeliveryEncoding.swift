@@ -102,3 +102,16 @@ public struct DeliveryEncoding: Sendable, Equatable {
         return "OpenH264 writes 8-bit 4:2:0: its \(format.name) pictures lose bit depth or chroma"
     }
 }
+
+extension ExportPlan {
+    /// The encoder of re-encoded video ("libx264", "openh264" — also a splice's stretches') and its
+    /// quality ("crf:18"; nil where the encoder has its own rule); both nil when copied.
+    var encoderAndQuality: (encoder: String?, quality: String?) {
+        guard layers == nil || isSpliced else { return (nil, nil) }
+        let delivery = isSpliced ? nil : self.delivery
+        return (
+            delivery?.codec ?? "openh264",
+            delivery.map { $0.quality?.description } ?? layeredBitrate.map { "bitrate:\($0)" }
+        )
+    }
+}

@@ -251,11 +251,7 @@ public final class ExportPipeline {
         report.interpolatedFrames = video.interpolatedOut
         report.isSpliced = plan.isSpliced
         report.interpolation = plan.synthesis?.rawValue
-        if plan.layers == nil || plan.isSpliced {
-            let delivery = plan.isSpliced ? nil : plan.delivery
-            report.encoder = delivery?.codec ?? "openh264"
-            report.quality = delivery.map { $0.quality?.description } ?? plan.layeredBitrate.map { "bitrate:\($0)" }
-        }
+        (report.encoder, report.quality) = plan.encoderAndQuality
         if let method = plan.dropFill {
             report.filledDrops = ExportReport.FilledDrops(
                 method: method.rawValue, frames: plan.filledDrops, droppedFrames: plan.droppedFrames)

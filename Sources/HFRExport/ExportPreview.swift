@@ -82,6 +82,12 @@ public struct ExportPreview: Sendable {
     public let dropFill: String?
     /// What is shown across a scene cut instead (`repeat`, `crossfade`); nil when none are made.
     public let cutFill: String?
+    /// The encoder of re-encoded video and its quality (as `ExportReport.encoder`, `quality`);
+    /// nil when copied.
+    public let encoder: String?
+    public let quality: String?
+    /// `--shutter` in degrees; nil without it.
+    public let shutter: Rational?
     /// Video seconds of the output: where its last frame ends.
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
@@ -134,6 +140,8 @@ public struct ExportPreview: Sendable {
         filledDrops = tally.filledDrops
         dropFill = plan.dropFill?.rawValue
         cutFill = plan.synthesis == nil ? nil : plan.cutFill.rawValue
+        (encoder, quality) = plan.encoderAndQuality
+        shutter = plan.shutter.map { $0 * Rational(360) }
         outputDuration = tally.duration(isISO: container == "mp4" || container == "mov")
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
         audioTracks = audio.count
