@@ -48,6 +48,12 @@ int hfr_time_stretch_receive(hfr_time_stretch *stretch, float *samples, int max_
     return table->receive(stretch, samples, max_frames);
 }
 
+int hfr_time_stretch_set_tempo(hfr_time_stretch *stretch, double tempo) { return table->set_tempo(stretch, tempo); }
+
+hfr_time_stretch_position hfr_time_stretch_get_position(const hfr_time_stretch *stretch) {
+    return table->get_position(stretch);
+}
+
 const char *hfr_time_stretch_error(const hfr_time_stretch *stretch) { return table->error(stretch); }
 
 const char *hfr_time_stretch_version(void) { return loaded() ? table->version() : ""; }

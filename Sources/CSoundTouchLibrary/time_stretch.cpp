@@ -12,6 +12,9 @@
 struct hfr_time_stretch {
     soundtouch::SoundTouch engine;
     std::string error;
+    // Frames put and taken, for `hfr_time_stretch_get_position`.
+    long long put = 0;
+    long long received = 0;
 };
 
 namespace {
@@ -60,7 +63,27 @@ void hfr_time_stretch_destroy(hfr_time_stretch *stretch) { delete stretch; }
 
 int hfr_time_stretch_put(hfr_time_stretch *stretch, const float *samples, int frames) {
     if (frames <= 0) return 0;
-    return guarded(stretch, [&] { stretch->engine.putSamples(samples, unsigned(frames)); });
+    return guarded(stretch, [&] {
+        stretch->engine.putSamples(samples, unsigned(frames));
+        stretch->put += frames;
+    });
+}
+
+int hfr_time_stretch_set_tempo(hfr_time_stretch *stretch, double tempo) {
+    if (!(tempo > 0)) {
+        stretch->error = "tempo must be positive";
+        return -1;
+    }
+    return guarded(stretch, [&] { stretch->engine.setTempo(tempo); });
+}
+
+hfr_time_stretch_position hfr_time_stretch_get_position(const hfr_time_stretch *stretch) {
+    const auto &engine = stretch->engine;
+    return {
+        stretch->put - (long long)engine.numUnprocessedSamples(),
+        stretch->received + (long long)engine.numSamples(),
+        engine.getSetting(SETTING_NOMINAL_OUTPUT_SEQUENCE),
+    };
 }
 
 int hfr_time_stretch_flush(hfr_time_stretch *stretch) {
@@ -73,6 +96,7 @@ int hfr_time_stretch_receive(hfr_time_stretch *stretch, float *samples, int max_
     if (guarded(stretch, [&] { taken = int(stretch->engine.receiveSamples(samples, unsigned(max_frames))); }) != 0) {
         return 0;
     }
+    stretch->received += taken;
     return taken;
 }
 

@@ -2,9 +2,10 @@ import HFRMedia
 
 /// Makes the output's audio: decodes the source track, lines it up with the video's source time,
 /// stretches each piece of the time map (see `AudioPiece`) with a stretcher of its own to exactly
-/// the samples its output span holds, and encodes. (One Rubber Band instance with a key-frame map
-/// for the whole ramp was tried: it eases into a new ratio and placed sound up to 32 ms early just
-/// after a boundary.)
+/// the samples its output span holds, and encodes. An ease is one piece (cut at onsets): spectral
+/// pins its steps with Rubber Band key frames, time-domain steers one SoundTouch's tempo along them
+/// (`TempoCourse`). (One Rubber Band instance with a key-frame map for the whole ramp was tried: it
+/// eases into a new ratio and placed sound up to 32 ms early just after a boundary.)
 final class AudioRetimer {
     let algorithm: ExportSettings.AudioAlgorithm
     let sampleRate: Int
@@ -66,7 +67,8 @@ final class AudioRetimer {
         }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan
-        let pieces = AudioPiece.segments(of: plan, sampleRate: sampleRate, joiningEases: algorithm == .spectral)
+        let pieces = AudioPiece.segments(
+            of: plan, sampleRate: sampleRate, joiningEases: algorithm == .spectral || algorithm == .timeDomain)
         self.pieces = pieces
         outputSamples = AudioRetimer.outputSamples(pieces)
         aligner = AudioAligner(
@@ -187,7 +189,8 @@ final class AudioRetimer {
         return stretcher
     }
 
-    /// An eased piece's key frames: each step boundary inside it, where the map puts it.
+    /// An eased piece's key frames: each step boundary inside it, where the map puts it (rising in
+    /// both, as Rubber Band's map and `TempoCourse` need).
     private func easedKeyFrames(_ piece: AudioPiece) -> [(Int, Int)] {
         let r = Rational(Int64(sampleRate))
         var keyFrames: [(Int, Int)] = []
@@ -249,10 +252,14 @@ final class AudioRetimer {
         let made: AudioStretcher
         switch algorithm {
         case _ where piece.speed == Rational(1) && !piece.isEased: made = PassthroughStretcher()
+        case .timeDomain where piece.isEased && piece.sourceEnd > piece.sourceStart && piece.outputCount > 0:
+            let steps = easedKeyFrames(piece).map { (input: Int64($0.0), output: Int64($0.1)) }
+            made = try TimeDomainStretcher(
+                map: [(0, 0)] + steps + [(piece.sourceEnd - piece.sourceStart, piece.outputCount)],
+                sampleRate: sampleRate, channels: channels, preRoll: recent)
         case .timeDomain:
             made = try TimeDomainStretcher(
-                tempo: piece.speed, sampleRate: sampleRate, channels: channels, preRoll: recent,
-                isEased: piece.isEased)
+                tempo: piece.speed, sampleRate: sampleRate, channels: channels, preRoll: recent)
         case .varispeed: made = try VarispeedStretcher(speed: piece.speed, sampleRate: sampleRate, channels: channels)
         case .spectral: made = try studiedSpectralStretcher(piece)
         case .mute: preconditionFailure("mute has no audio")

@@ -31,17 +31,31 @@ final class SoundTouchLane {
 
     deinit { hfr_time_stretch_destroy(stretch) }
 
-    /// Adds `chunk` (planar) to the input.
-    func put(_ chunk: AudioChunk) throws(ExportFailure) {
-        guard !chunk.isEmpty else { return }
-        let n = chunk.count
+    /// Adds `chunk` (planar) to the input; `range`: only those of its frames.
+    func put(_ chunk: AudioChunk, range: Range<Int>? = nil) throws(ExportFailure) {
+        let range = range ?? 0..<chunk.count
+        guard !range.isEmpty else { return }
         interleaved.removeAll(keepingCapacity: true)
-        interleaved.reserveCapacity(n * channels)
-        for i in 0..<n {
+        interleaved.reserveCapacity(range.count * channels)
+        for i in range {
             for c in 0..<channels { interleaved.append(chunk.planes[c][i]) }
         }
-        let status = interleaved.withUnsafeBufferPointer { hfr_time_stretch_put(stretch, $0.baseAddress, Int32(n)) }
+        let status = interleaved.withUnsafeBufferPointer {
+            hfr_time_stretch_put(stretch, $0.baseAddress, Int32(range.count))
+        }
         try check(status)
+    }
+
+    /// Plays the input from the next WSOLA sequence on at `tempo` (the windows go on across).
+    func setTempo(_ tempo: Double) throws(ExportFailure) {
+        try check(hfr_time_stretch_set_tempo(stretch, tempo))
+    }
+
+    /// Input frames the sequences made so far have moved past, output frames they made, and the
+    /// output frames one sequence adds.
+    var position: (consumed: Int64, produced: Int64, sequence: Int) {
+        let p = hfr_time_stretch_get_position(stretch)
+        return (Int64(p.consumed), Int64(p.produced), Int(p.sequence))
     }
 
     /// Ends the input: the rest comes out of `receive`.

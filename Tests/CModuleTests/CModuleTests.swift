@@ -42,6 +42,27 @@ import Testing
         #expect(frames == 4 * 4800)
     }
 
+    /// The tempo changes between sequences, and the position says how far they have come: at
+    /// 0.25 the output made is four times the input passed, within a sequence; after a change to
+    /// 1 each further input sample makes one output sample. A tempo that is not positive is refused.
+    @Test func soundTouchChangesTempoAndSaysWhereItIs() throws {
+        var settings = hfr_time_stretch_settings(sequence_ms: 10, seek_window_ms: 5, overlap_ms: 4)
+        let stretch = try #require(hfr_time_stretch_create(48000, 1, 0.25, &settings))
+        defer { hfr_time_stretch_destroy(stretch) }
+        let input = (0..<4800).map { i -> Float in Float(abs(i % 100 - 50)) / 50 - 0.5 }
+        #expect(hfr_time_stretch_put(stretch, input, 4800) == 0)
+        let slow = hfr_time_stretch_get_position(stretch)
+        #expect(slow.sequence > 0 && slow.consumed > 0 && slow.consumed <= 4800)
+        #expect(abs(slow.produced - 4 * slow.consumed) <= Int64(slow.sequence), "\(slow)")
+        #expect(hfr_time_stretch_set_tempo(stretch, 1) == 0)
+        #expect(hfr_time_stretch_put(stretch, input, 4800) == 0)
+        let real = hfr_time_stretch_get_position(stretch)
+        #expect(real.consumed - slow.consumed > 4000)
+        #expect(abs((real.produced - slow.produced) - (real.consumed - slow.consumed)) <= 1, "\(slow) → \(real)")
+        #expect(hfr_time_stretch_set_tempo(stretch, 0) == -1)
+        #expect(!String(cString: hfr_time_stretch_error(stretch)).isEmpty)
+    }
+
     @Test func v4l2RequestCodesAndFourCCsMatchTheKernelABI() {
         // _IOR('V', 0, struct v4l2_capability): direction read (2), size 104, type 'V', number 0.
         #expect(HFR_VIDIOC_QUERYCAP == 0x8068_5600)

@@ -3,8 +3,9 @@ import HFRTestSupport
 import Testing
 
 /// Issue 30: an eased ramp. The output lasts the integral of 1/speed over the smooth curve to one
-/// frame, every beep lands within 10 ms of where the curve puts it in every audio mode, the dry run
-/// shows each ease as one row, and probe shows the curve as given.
+/// frame, every beep lands within 10 ms of where the curve puts it in every audio mode and the
+/// beeps inside the eases play without a break, the dry run shows each ease as one row, and probe
+/// shows the curve as given.
 @Suite struct ExportEaseTests {
     /// Beeps at 0.5 s (real time), 1.5 s (easing to 4× slower), 2.5 s (4× slower) and 3.5 s
     /// (easing back to real time).
@@ -65,6 +66,17 @@ import Testing
                 abs(onset - expected) <= ExportAudioSyncTests.tolerance,
                 "beep of \(t) s at \(onset) s, the curve puts it at \(expected) s")
         }
+
+        // The beeps inside the eases run on without a break: no step from one sample to the next
+        // is more than twice the largest of the clean beep (time-domain made one SoundTouch per
+        // step of the ease and jumped by 0.59 where two met).
+        let clean = 2 * SyncInputs.amplitude * sin(Double.pi * 1000 / 48000)
+        let eased = [1.5, 3.5]
+        let jumps = try Self.largestJumps(
+            out, in: eased.map { (Self.idealOutput($0) + 0.001, Self.idealOutput($0 + 0.02) - 0.001) })
+        for (t, jump) in zip(eased, jumps) {
+            #expect(jump <= 2 * clean, "the beep of \(t) s jumps by \(jump) between samples (a clean one by \(clean))")
+        }
         guard mode == "spectral" else { return }
 
         let probe = try Tool.hfr(["probe", out])
@@ -85,5 +97,29 @@ import Testing
         ])
         let segments = try #require(Tool.json(plan.stdout)["segments"] as? [[String: Any]], "\(plan.stdout)")
         #expect(segments.map { $0["easeFrom"] as? String } == [nil, "1/1", nil, "1/4", nil])
+    }
+
+    /// Per span (start and end seconds of its timeline), the largest difference between
+    /// neighbouring samples of `path`'s audio (mixed to mono), decoded by ffmpeg.
+    static func largestJumps(_ path: String, in spans: [(Double, Double)]) throws -> [Double] {
+        let script = """
+            import sys, json, subprocess, numpy as np
+            path, spans = sys.argv[1], json.loads(sys.argv[2])
+            rate, start = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                "stream=sample_rate,start_time", "-of", "csv=p=0", path], capture_output=True, text=True).stdout.split(",")
+            raw = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-map", "0:a:0", "-ac", "1",
+                "-f", "f32le", "-"], capture_output=True).stdout
+            rate, start = int(rate), float(start)
+            x, jumps = np.frombuffer(raw, dtype=np.float32), []
+            for a, b in spans:
+                span = x[int((a - start) * rate):int((b - start) * rate)]
+                if len(span) < 2: sys.exit("no audio from %g to %g s" % (a, b))
+                jumps.append(float(np.abs(np.diff(span)).max()))
+            print(json.dumps(jumps))
+            """
+        let list = "[" + spans.map { "[\($0.0), \($0.1)]" }.joined(separator: ",") + "]"
+        let r = try Tool.run("python3", ["-c", script, path, list])
+        let jumps = (try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8))) as? [Double]
+        return try #require(jumps, "stderr: \(r.stderr)")
     }
 }

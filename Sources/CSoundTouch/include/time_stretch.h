@@ -35,6 +35,22 @@ int hfr_time_stretch_put(hfr_time_stretch *stretch, const float *samples, int fr
 /// 0, or -1 with `hfr_time_stretch_error` set.
 int hfr_time_stretch_flush(hfr_time_stretch *stretch);
 
+/// Changes the tempo from the next WSOLA sequence on: the sequences already made stay, so the
+/// windows go on across the change (an eased change of speed, one stretcher throughout).
+/// 0, or -1 with `hfr_time_stretch_error` set.
+int hfr_time_stretch_set_tempo(hfr_time_stretch *stretch, double tempo);
+
+/// Where a stretcher is, in frames: the input its sequences have moved past (frames put less those
+/// still waiting for a sequence), the output they have made (taken or ready), and the output one
+/// sequence adds. Meaningful until `hfr_time_stretch_flush`, which feeds silence of its own.
+typedef struct hfr_time_stretch_position {
+    long long consumed;
+    long long produced;
+    int sequence;
+} hfr_time_stretch_position;
+
+hfr_time_stretch_position hfr_time_stretch_get_position(const hfr_time_stretch *stretch);
+
 /// Takes up to `max_frames` ready frames into `samples`; the number taken (0 when none is ready).
 int hfr_time_stretch_receive(hfr_time_stretch *stretch, float *samples, int max_frames);
 
@@ -61,6 +77,8 @@ typedef struct hfr_time_stretch_table {
     __typeof__(&hfr_time_stretch_receive) receive;
     __typeof__(&hfr_time_stretch_error) error;
     __typeof__(&hfr_time_stretch_version) version;
+    __typeof__(&hfr_time_stretch_set_tempo) set_tempo;
+    __typeof__(&hfr_time_stretch_get_position) get_position;
 } hfr_time_stretch_table;
 
 #ifdef __cplusplus
