@@ -191,7 +191,9 @@ import Testing
         try ExportInputs.ffmpeg([
             "-f", "lavfi", "-i", "testsrc=size=8x8:rate=120", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", tiny,
         ])
-        let r = try Tool.hfr(["export", tiny, dir.path("tiny-out.mp4"), "--fps", "30", "--reencode", "always"])
+        let r = try Tool.hfr([
+            "export", tiny, dir.path("tiny-out.mp4"), "--fps", "30", "--reencode", "always", "--codec", "openh264",
+        ])
         #expect(r.status != 0)
         let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("export: ") }
         #expect(lines.count == 1 && lines.first?.hasPrefix("Error: ") == true, "stderr: \(r.stderr)")

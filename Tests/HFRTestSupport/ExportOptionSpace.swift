@@ -27,6 +27,15 @@ public enum ExportOptionSpace {
         var side = SplitMix64(seed: peek.next() ^ 0xF111_D209)
         if side.below(8) == 0 { a += ["--fill-drops", side.pick(["flow", "repeat"])] }
         if side.below(4) == 0 { a += ["--cut-fill", side.pick(["repeat", "crossfade"])] }
+        // Half the lines re-encode with the layered OpenH264 (the cheapest encoder), some with a
+        // delivery codec named, the rest with the input's family.
+        switch side.below(4) {
+        case 0, 1: a += ["--codec", "openh264"]
+        case 2: a += ["--codec", side.pick(["h264", "hevc", "ffv1", "prores", "vp9", "av1"])]
+        default: break
+        }
+        if side.below(6) == 0 { a += ["--quality", side.pick(["crf:30", "bitrate:500k", "lossless", "crf:99", "x"])] }
+        if side.below(8) == 0 { a += ["--shutter", side.pick(["180", "360", "172.8", "0", "400"])] }
         return a
     }
 
