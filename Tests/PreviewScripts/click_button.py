@@ -68,15 +68,22 @@ try:
     target = send("Target.createTarget", {"url": url})["targetId"]
     session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
     deadline = time.time() + timeout
+    # The page lays itself out as its /events feed fills the title and the info lines, which moves
+    # the button after it is first shown: click once the feed has arrived and the button has stood
+    # at one place for two readings.
     box = None
+    previous = None
     while time.time() < deadline:
         box = evaluate(session, f"""(() => {{
             const b = document.getElementById({json.dumps(button)});
             if (!b || b.hidden) return null;
             const r = b.getBoundingClientRect();
             return r.width > 0 ? [r.left + r.width / 2, r.top + r.height / 2] : null; }})()""")
-        if box:
+        fed = "Frames captured" in (evaluate(session, "document.getElementById('info').innerText") or "")
+        if box and box == previous and fed:
             break
+        previous = box
+        box = None
         time.sleep(0.2)
     if not box:
         print(f"button #{button} was not shown within {timeout} s")
@@ -84,9 +91,16 @@ try:
     x, y = box
     for kind in ("mousePressed", "mouseReleased"):
         send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}, session)
-    time.sleep(1.5)
+    # What the page shows once its feed has said what fired (or after 5 s).
+    shown = ""
+    until = time.time() + 5
+    while time.time() < until:
+        shown = evaluate(session, "document.getElementById('info').innerText") or ""
+        if "Triggers\t" in shown and "Triggers\t0" not in shown:
+            break
+        time.sleep(0.2)
     print(f"clicked {x:.0f} {y:.0f}")
-    print(evaluate(session, "document.getElementById('info').innerText"))
+    print(shown)
 finally:
     chrome.kill()
     chrome.wait()
