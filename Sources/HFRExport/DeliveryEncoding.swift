@@ -39,7 +39,7 @@ public struct DeliveryEncoding: Sendable, Equatable {
             return nil
         }
         let source = video.pixelFormat.flatMap(PixelFormat.init(name:)) ?? .yuv420p
-        func stores(_ codec: OutputCodec, _ encoder: String) -> Bool {
+        func stores(_ encoder: String) -> Bool {
             Encoder.codecID(ofEncoder: encoder).map { Muxer.format(container, accepts: $0) } ?? false
         }
         let families: [OutputCodec]
@@ -50,7 +50,7 @@ public struct DeliveryEncoding: Sendable, Equatable {
             guard let encoder = codec.encoders(quality: request.quality).first else {
                 throw .usage("--codec \(codec.rawValue): this FFmpeg has no \(codec.displayName) encoder")
             }
-            guard stores(codec, encoder) else {
+            guard stores(encoder) else {
                 throw .usage(
                     "--codec \(codec.rawValue): \(AtomicOutput.displayName(ofFormat: container)) cannot store \(codec.displayName); "
                         + "write .mkv\(codec == .prores ? " or .mov" : "") instead")
@@ -61,13 +61,13 @@ public struct DeliveryEncoding: Sendable, Equatable {
             let own = OutputCodec.family(ofSource: video.codecName)
             families = ([own, .h264, .hevc, .vp9, .av1]).filter { family in
                 (request.quality.map { family.refusal(of: $0) == nil } ?? true)
-                    && family.encoders(quality: request.quality).contains { stores(family, $0) }
+                    && family.encoders(quality: request.quality).contains { stores($0) }
             }
         }
         // The first encoder of the first family that takes the pictures as they are; else the
         // first family's first encoder, in the nearest format it takes.
         let candidates = families.flatMap { f in
-            f.encoders(quality: request.quality ?? f.defaultQuality).filter { stores(f, $0) }.map { (f, $0) }
+            f.encoders(quality: request.quality ?? f.defaultQuality).filter { stores($0) }.map { (f, $0) }
         }
         guard
             let (family, encoder) = candidates.first(where: { Encoder.encoder($0.1, takes: source) })

@@ -283,10 +283,7 @@ final class VideoReencoder: Reencoder {
         _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour,
         with interpolator: (any FrameInterpolator)?
     ) throws(ExportFailure) -> [Frame] {
-        let fractions = run.map { d -> Double in
-            if case .between(let f) = d.pick { return f }
-            return 0
-        }
+        let fractions = run.map(\.fraction)
         guard let interpolator else { return run.map { _ in earlier.frame } }
         do {
             return try interpolator.frames(between: picture(of: earlier), and: picture(of: later), at: fractions)

@@ -19,22 +19,31 @@ import Testing
         return text == "inf" ? .infinity : Double(text) ?? -1
     }
 
-    /// A 240 fps clip tagged as captured at 240 fps: 320x180, 1 s, moving pattern, stored losslessly.
-    static func clip240(in dir: TemporaryDirectory) throws -> String {
+    /// A 240 fps clip tagged as captured at 240 fps: 320x180, 1 s, moving pattern, stored losslessly:
+    /// 8-bit 4:2:0 H.264, or with `tenBit` 10-bit 4:2:2 HEVC (averaged as 16-bit words).
+    static func clip240(in dir: TemporaryDirectory, tenBit: Bool = false) throws -> String {
         let input = dir.path("c240.mp4")
-        try ExportInputs.ffmpeg([
-            "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=240", "-t", "1", "-c:v", "libx264", "-qp", "0",
-            "-pix_fmt", "yuv420p", "-metadata", "com.android.capture.fps=240", input,
-        ])
+        let codec =
+            tenBit
+            ? [
+                "-c:v", "libx265", "-x265-params", "lossless=1:log-level=error", "-pix_fmt", "yuv422p10le", "-tag:v",
+                "hvc1",
+            ]
+            : ["-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p"]
+        try ExportInputs.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=240", "-t", "1"] + codec + [
+                "-metadata", "com.android.capture.fps=240", input,
+            ])
         return input
     }
 
     /// 240 fps shown at 24 fps with a 180° (360°) shutter: each output frame is the average of 5
-    /// (10) captured frames, FFmpeg's `tmix` of the same frames, to within rounding.
-    @Test(arguments: [(180, 5), (360, 10)])
-    func shutterAveragesTheFramesItSeesAsTmixDoes(angle: Int, frames: Int) throws {
+    /// (10) captured frames, FFmpeg's `tmix` of the same frames, to within rounding; 8-bit 4:2:0 and
+    /// 10-bit 4:2:2 pictures.
+    @Test(arguments: [(180, 5, false), (360, 10, true)])
+    func shutterAveragesTheFramesItSeesAsTmixDoes(angle: Int, frames: Int, tenBit: Bool) throws {
         let dir = try TemporaryDirectory()
-        let input = try Self.clip240(in: dir)
+        let input = try Self.clip240(in: dir, tenBit: tenBit)
         let out = dir.path("blur.mkv")
         let r = try Tool.hfr(["export", input, out, "--fps", "24", "--shutter", String(angle), "--codec", "ffv1"])
         #expect(r.status == 0, "\(r.stderr)")
