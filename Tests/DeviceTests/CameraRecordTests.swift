@@ -28,16 +28,17 @@ extension DeviceTests {
             ])
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
-            let frames = try FFprobe.count(out, decoding: true)
+            let probe = try Guest.Probe(out, decoding: true)
+            let frames = probe.decodedFrames
             let drops = report["framesDroppedByDevice"] as? Int ?? -1
             // Every one of the 300 slots is either a frame in the file or a drop the driver reported.
             #expect(abs(frames + drops - 300) <= 2, "frames: \(frames), camera drops \(drops)")
             #expect(report["framesCorrupt"] as? Int == 0)
             #expect(report["framesDroppedLate"] as? Int == 0)
-            #expect(try Guest.stream(out, "v:0", "r_frame_rate") == "60/1")
+            #expect(probe.entry("video", "r_frame_rate") == "60/1")
             // The pts follow the driver's frames: one slot of 1/60 s each, strictly rising, and the
             // empty slots are exactly the drops hfr reported from v4l2_buffer.sequence.
-            let times = try Guest.frameTimes(out)
+            let times = probe.times
             #expect(times.count == frames)
             #expect(CameraRecord.gridGaps(times, rate: 60) == drops)
             let steps = zip(times, times.dropFirst()).map { ($1 - $0) * 60 }
@@ -72,7 +73,7 @@ extension DeviceTests {
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
             let reported = report["framesDroppedByDevice"] as? Int ?? -1
-            let times = try Guest.frameTimes(out)
+            let times = try Guest.Probe(out).times
             let gaps = CameraRecord.gridGaps(times, rate: 60)
             let slots = times.count + gaps
             // The file's own gaps (from ffprobe) agree with hfr's count (from v4l2_buffer.sequence).
@@ -109,8 +110,9 @@ extension DeviceTests {
             let missing = clips[0]["framesMissing"] as? Int ?? -1
             let clip = dir.path("clip-001.mp4")
             // The frames shown (the key-frame run before the window has negative times).
-            let times = try Guest.frameTimes(clip).filter { $0 >= -1e-6 }
-            let decoded = try FFprobe.count(clip, decoding: true)
+            let probe = try Guest.Probe(clip, decoding: true)
+            let times = probe.times.filter { $0 >= -1e-6 }
+            let decoded = probe.decodedFrames
             #expect(times.count == frames && frames == decoded)
             // The clip shows its first frame at 0, and its empty slots are the ones hfr counted.
             let steps = zip(times, times.dropFirst()).map { (($1 - $0) * rate * 100).rounded() / 100 }.filter {
@@ -120,9 +122,7 @@ extension DeviceTests {
             #expect(
                 CameraRecord.gridGaps(times, rate: rate) == missing, "steps other than one frame: \(steps), \(r.stderr)"
             )
-            let probed = try Tool.run(
-                "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", clip])
-            let duration = Double(probed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            let duration = probe.duration
             #expect(frames + missing == Int((duration * rate).rounded()), "\(frames) + \(missing) in \(duration) s")
             // 2 s: one frame more when the frame at the window's start was dropped (the clip then
             // starts with the one before, on screen at that time), less the slots of drops at its end.

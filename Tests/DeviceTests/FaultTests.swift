@@ -96,40 +96,65 @@ extension DeviceTests {
             #expect(again.status == 0, "\(again.stderr)")
         }
 
+        /// A wrap to record through: vivid's `control` set to `value` on `device`, `seconds` at `fps`.
+        struct Wrap: Sendable, CustomTestStringConvertible {
+            let control: String
+            let value: Int
+            let device: String
+            let fps: Int
+            let seconds: Int
+            var testDescription: String { "\(control)=\(value) on \(device)" }
+        }
+
         /// vivid starts the sequence 128 frames before 2^32, and the 64-bit (1) or 32-bit-seconds
-        /// (2) timestamp 16 s before it wraps: the recordings run past both.
+        /// (2) timestamp 16 s before it wraps: the recordings run past both. The two 20 s timestamp
+        /// wraps record at once, from the two webcams (each has its own counters).
         @Test(arguments: [
-            ("wrap_sequence_number", 1, 30, 6), ("wrap_timestamp", 1, 10, 20), ("wrap_timestamp", 2, 10, 20),
+            [Wrap(control: "wrap_sequence_number", value: 1, device: Guest.camera, fps: 30, seconds: 6)],
+            [
+                Wrap(control: "wrap_timestamp", value: 1, device: Guest.camera, fps: 10, seconds: 20),
+                Wrap(control: "wrap_timestamp", value: 2, device: Guest.multiplanar, fps: 10, seconds: 20),
+            ],
         ])
-        func wrappingCountersGiveNoFalseDrops(control: String, value: Int, fps: Int, seconds: Int) throws {
+        func wrappingCountersGiveNoFalseDrops(_ wraps: [Wrap]) throws {
             try Guest.resetFaults()
-            try Guest.set(control, value)
             defer { try? Guest.resetFaults() }
             let dir = try TemporaryDirectory()
-            let out = dir.path("wrap.mp4")
-            let r = try Tool.hfr([
-                "record", out, "--device", Guest.camera, "--fps", "\(fps)", "--size", "320x180", "--duration",
-                "\(seconds)", "--audio", "none", "--json",
-            ])
-            #expect(r.status == 0, "\(r.stderr)")
-            let report = try Tool.json(r.stdout)
-            // A false drop (a wrapped counter read as a jump) would be counted without a gap in the
-            // file, or leave a gap hfr did not count. Real skips of vivid's frame thread under TCG
-            // emulation are gaps and drops alike, so the count must equal the file's gaps exactly.
-            let drops = report["framesDroppedByDevice"] as? Int ?? -1
-            let late = report["framesDroppedLate"] as? Int ?? -1
-            let times = try Guest.frameTimes(out)
-            let gaps = CameraRecord.gridGaps(times, rate: Double(fps))
-            #expect(drops + late == gaps, "dropped \(drops), late \(late), file gaps \(gaps): \(r.stderr)")
-            #expect(abs(times.count + gaps - seconds * fps) <= 2, "\(times.count) frames + \(gaps) gaps")
-            #expect(
-                zip(times, times.dropFirst()).allSatisfy {
-                    let steps = ($1 - $0) * Double(fps)
-                    return steps > 0.97 && abs(steps - steps.rounded()) < 0.03
-                }, "pts rise by whole steps of 1/\(fps) s")
-            print(
-                "\(control)=\(value): \(times.count) frames, drops \(drops), late \(late), "
-                    + "timestamp jumps \(report["timestampDiscontinuities"]!)")
+            var recordings: [(Wrap, String, BackgroundProcess)] = []
+            for (i, wrap) in wraps.enumerated() {
+                try Guest.set(wrap.control, wrap.value, on: wrap.device)
+                let out = dir.path("wrap-\(i).mp4")
+                let hfr = try BackgroundProcess(
+                    Tool.hfrPath,
+                    [
+                        "record", out, "--device", wrap.device, "--fps", "\(wrap.fps)", "--size", "320x180",
+                        "--duration", "\(wrap.seconds)", "--audio", "none", "--json",
+                    ], directory: dir)
+                recordings.append((wrap, out, hfr))
+            }
+            for (wrap, out, hfr) in recordings {
+                let r = hfr.wait()
+                #expect(r.status == 0, "\(wrap.testDescription): \(r.stderr)")
+                let report = try Tool.json(r.stdout)
+                // A false drop (a wrapped counter read as a jump) would be counted without a gap in the
+                // file, or leave a gap hfr did not count. Real skips of vivid's frame thread under TCG
+                // emulation are gaps and drops alike, so the count must equal the file's gaps exactly.
+                let drops = report["framesDroppedByDevice"] as? Int ?? -1
+                let late = report["framesDroppedLate"] as? Int ?? -1
+                let times = try Guest.Probe(out).times
+                let gaps = CameraRecord.gridGaps(times, rate: Double(wrap.fps))
+                #expect(drops + late == gaps, "dropped \(drops), late \(late), file gaps \(gaps): \(r.stderr)")
+                #expect(
+                    abs(times.count + gaps - wrap.seconds * wrap.fps) <= 2, "\(times.count) frames + \(gaps) gaps")
+                #expect(
+                    zip(times, times.dropFirst()).allSatisfy {
+                        let steps = ($1 - $0) * Double(wrap.fps)
+                        return steps > 0.97 && abs(steps - steps.rounded()) < 0.03
+                    }, "pts rise by whole steps of 1/\(wrap.fps) s")
+                print(
+                    "\(wrap.testDescription): \(times.count) frames, drops \(drops), late \(late), "
+                        + "timestamp jumps \(report["timestampDiscontinuities"]!)")
+            }
         }
 
         /// The flagged buffer's slot is a gap in the file counted once, as corrupt — not also as a
@@ -156,10 +181,11 @@ extension DeviceTests {
             let late = report["framesDroppedLate"] as? Int ?? -1
             #expect(report["framesCorrupt"] as? Int == 1, "\(r.stderr)")
             #expect(r.stderr.contains("1 corrupt skipped"))
-            let times = try Guest.frameTimes(out)
+            let probe = try Guest.Probe(out, decoding: true)
+            let times = probe.times
             let gaps = CameraRecord.gridGaps(times, rate: 30)
             #expect(gaps == 1 + drops + late, "file gaps \(gaps); corrupt 1, dropped \(drops), late \(late)")
-            let decoded = try FFprobe.count(out, decoding: true)
+            let decoded = probe.decodedFrames
             #expect(decoded == report["framesEncoded"] as? Int)
             print("error flag: \(times.count) frames, 1 corrupt, \(drops) dropped, \(late) late, \(gaps) gaps")
         }
@@ -179,7 +205,7 @@ extension DeviceTests {
             ])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try Tool.json(r.stdout)["frameRate"] as? String == "60000/1001")
-            #expect(try Guest.stream(out, "v:0", "r_frame_rate") == "60000/1001")
+            #expect(try Guest.Probe(out).entry("video", "r_frame_rate") == "60000/1001")
             // Asking for 60 on that input is refused, naming the 59.94 it offers.
             let sixty = try Tool.hfr([
                 "record", dir.path("x.mp4"), "--device", Guest.hdmi, "--fps", "60", "--size", "320x180",

@@ -25,10 +25,13 @@ enum Guest {
         #expect(r.status == 0, "v4l2-ctl -c \(control)=\(value): \(r.stderr)")
     }
 
-    /// The fault controls a test may leave set, back to off.
+    /// The fault controls a test may leave set, back to off: one v4l2-ctl per device (every process
+    /// start costs a tenth of a second or more in the emulated guest), all four in one call.
     static func resetFaults() throws {
-        for c in ["percentage_of_dropped_buffers", "wrap_sequence_number", "wrap_timestamp", "reduced_framerate"] {
-            for device in [camera, hdmi, multiplanar] { _ = try Tool.run("v4l2-ctl", ["-d", device, "-c", "\(c)=0"]) }
+        let controls = ["percentage_of_dropped_buffers", "wrap_sequence_number", "wrap_timestamp", "reduced_framerate"]
+        for device in [camera, hdmi, multiplanar] {
+            let r = try Tool.run("v4l2-ctl", ["-d", device, "-c", controls.map { "\($0)=0" }.joined(separator: ",")])
+            #expect(r.status == 0, "v4l2-ctl -d \(device): \(r.stderr)")
         }
     }
 
@@ -42,20 +45,38 @@ enum Guest {
         return false
     }
 
-    /// Every video frame's pts in seconds, as ffprobe reads them.
-    static func frameTimes(_ path: String) throws -> [Double] {
-        let r = try Tool.run(
-            "ffprobe",
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", path])
-        return r.stdout.split(separator: "\n").compactMap { Double($0) }.sorted()
-    }
+    /// What ffprobe says of a recording, from one run (each ffprobe start costs about 2 s in the
+    /// emulated guest): every stream's entries, the format's duration, the first video stream's
+    /// packet times (sorted) and, `decoding`, how many frames of it decode (`-count_frames`).
+    struct Probe {
+        private(set) var streams: [[String: String]] = []
+        private(set) var duration = -1.0
+        private(set) var times: [Double] = []
+        private(set) var decodedFrames = -1
 
-    /// A stream's value from ffprobe (`r_frame_rate`, `start_time` …).
-    static func stream(_ path: String, _ selector: String, _ entry: String) throws -> String {
-        let r = try Tool.run(
-            "ffprobe",
-            ["-v", "error", "-select_streams", selector, "-show_entries", "stream=\(entry)", "-of", "csv=p=0", path])
-        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        init(_ path: String, decoding: Bool = false) throws {
+            let r = try Tool.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-of", "json", "-show_entries",
+                    "stream=index,codec_type,codec_name,sample_rate,start_time,duration,r_frame_rate,width,height,"
+                        + "color_range,nb_read_frames:format=duration:packet=stream_index,pts_time",
+                ] + (decoding ? ["-count_frames"] : []) + [path])
+            #expect(r.status == 0, "ffprobe \(path): \(r.stderr)")
+            let json = try Tool.json(r.stdout)
+            streams = (json["streams"] as? [[String: Any]] ?? []).map { $0.mapValues { "\($0)" } }
+            duration = Double((json["format"] as? [String: Any])?["duration"] as? String ?? "") ?? -1
+            let video = streams.first { $0["codec_type"] == "video" }
+            decodedFrames = Int(video?["nb_read_frames"] ?? "") ?? -1
+            let videoIndex = video?["index"] ?? "-"
+            times = (json["packets"] as? [[String: Any]] ?? []).filter { "\($0["stream_index"] ?? "")" == videoIndex }
+                .compactMap { Double($0["pts_time"] as? String ?? "") }.sorted()
+        }
+
+        /// An entry of the first stream of `type` (`video`, `audio`); "" when there is none.
+        func entry(_ type: String, _ name: String) -> String {
+            streams.first { $0["codec_type"] == type }?[name] ?? ""
+        }
     }
 }
 

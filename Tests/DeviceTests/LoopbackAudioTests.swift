@@ -37,21 +37,22 @@ extension DeviceTests {
             let r = try Self.record(
                 out, tone: 1000, rate: 48000, substream: 0, seconds: 5, options: ["--json"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
+            let probe = try Guest.Probe(out)
             // sox measures the tone independently of hfr and FFmpeg.
-            let tone = try MediaChecks.soxTone(out)
+            let tone = try MediaChecks.soxTone(out, rate: Double(probe.entry("audio", "sample_rate")))
             let (frequency, amplitude) = (tone.frequency, tone.rms)
             #expect(abs(frequency - 1000) <= 10, "sox: \(tone.stat)")
             // lavfi's sine has amplitude 1/8; its mono-to-stereo upmix puts it at -3 dB in each
             // channel: RMS 0.125 · 0.7071 / √2 = 0.0625 when the tone fills the whole recording.
             let toneRMS = 0.125 * 0.5.squareRoot() / 2.0.squareRoot()
             #expect(amplitude > 0.9 * toneRMS, "the tone fills the recording, no silence: RMS \(amplitude)")
-            let videoStart = Double(try Guest.stream(out, "v:0", "start_time")) ?? 99
-            let audioStart = Double(try Guest.stream(out, "a:0", "start_time")) ?? 99
+            let videoStart = Double(probe.entry("video", "start_time")) ?? 99
+            let audioStart = Double(probe.entry("audio", "start_time")) ?? 99
             #expect(abs(videoStart - audioStart) <= 1.0 / 60, "video \(videoStart) s, audio \(audioStart) s")
             // The audio ends with the video: 5 s, or a few frames less when vivid (emulated, with the
             // player beside it) skipped the last slots before the limit.
-            let audioDuration = Double(try Guest.stream(out, "a:0", "duration")) ?? 0
-            let videoDuration = Double(try Guest.stream(out, "v:0", "duration")) ?? 0
+            let audioDuration = Double(probe.entry("audio", "duration")) ?? 0
+            let videoDuration = Double(probe.entry("video", "duration")) ?? 0
             #expect(videoDuration > 4.8 && videoDuration < 5 + 1e-6, "video lasts \(videoDuration) s")
             #expect(
                 abs(audioDuration - videoDuration) <= 1.0 / 60 + 0.03,
@@ -68,13 +69,14 @@ extension DeviceTests {
             let r = try Self.record(
                 out, tone: 40000, rate: 192000, substream: 1, seconds: 3, options: ["--audio-rate", "192000"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(try Guest.stream(out, "a:0", "codec_name") == "alac")
-            #expect(try Guest.stream(out, "a:0", "sample_rate") == "192000")
-            let tone = try MediaChecks.soxTone(out)
+            let probe = try Guest.Probe(out)
+            #expect(probe.entry("audio", "codec_name") == "alac")
+            #expect(probe.entry("audio", "sample_rate") == "192000")
+            let tone = try MediaChecks.soxTone(out, rate: Double(probe.entry("audio", "sample_rate")))
             let frequency = tone.frequency
             #expect(abs(frequency - 40000) <= 400, "sox: \(tone.stat)")
-            let audioDuration = Double(try Guest.stream(out, "a:0", "duration")) ?? 0
-            let videoDuration = Double(try Guest.stream(out, "v:0", "duration")) ?? 0
+            let audioDuration = Double(probe.entry("audio", "duration")) ?? 0
+            let videoDuration = Double(probe.entry("video", "duration")) ?? 0
             #expect(
                 abs(audioDuration - videoDuration) <= 1.0 / 60 + 0.03,
                 "audio \(audioDuration) s, video \(videoDuration) s")

@@ -49,41 +49,41 @@ extension DeviceTests {
             }
             #expect(modes == ["MJPG 640x480 30/1"], "\(formats.stdout)")
 
-            // 4:2:2 pictures, none corrupt: 300 slots, each a frame in the file or a loss hfr reported
+            // 4:2:2 pictures, none corrupt: 150 slots, each a frame in the file or a loss hfr reported
             // (under emulation the guest cannot decode and encode 30 fps: most slots are late drops;
             // on real hardware they are frames).
             step("formats listed")
-            let clean = try Self.record(dir.path("clean.mp4"), in: dir)
+            let clean = try Self.record(dir.path("clean.mp4"), seconds: 5, in: dir)
             step("clean recording: \(clean)")
             // v4l2loopback lends the reader the writer's own buffers: when the emulated guest falls
             // so far behind that the writer laps it (the sequence gaps counted as device drops), the
             // writer may overwrite a picture hfr is reading, and hfr rightly counts that torn JPEG
             // as corrupt. Without a lap, none may be.
             #expect(clean.corrupt == 0 || clean.corrupt <= clean.dropped, "\(clean)")
-            #expect(clean.frames > 0 && abs(clean.slots - 300) <= 2, "\(clean)")
+            #expect(clean.frames > 0 && abs(clean.slots - 150) <= 2, "\(clean)")
             #expect(clean.decodeErrors.isEmpty, "\(clean.decodeErrors)")
             let probe = try Tool.json(try Tool.hfr(["probe", dir.path("clean.mp4"), "--json"]).stdout)
             let layers = (probe["video"] as? [String: Any])?["layerCount"] as? Int ?? 0
             #expect(layers == 2, "temporal layers: \(layers)")
 
-            // 4:2:0 pictures, and exactly 5 corrupt ones (truncated, random bytes in turn) a second
-            // apart, injected once the recording runs, so all 5 fall inside its 10 s. hfr counts them
+            // 4:2:0 pictures, and exactly 5 corrupt ones (truncated, random bytes in turn) half a second
+            // apart, injected a second into the recording, so all 5 fall inside its 5 s. hfr counts them
             // on the capture thread, so even when the decoders fall behind and pictures are dropped
             // late, none of the 5 goes uncounted. (JPEGs whose damage only the decoder finds:
             // JPEGDecodeStageTests on the host.)
             writer.replace(pictures: try load("b"))
-            let hurt = try Self.record(dir.path("corrupt.mp4"), in: dir) {
-                usleep(2_000_000)
-                writer.inject(corrupt: 5, every: 30)
+            let hurt = try Self.record(dir.path("corrupt.mp4"), seconds: 5, in: dir) {
+                usleep(1_000_000)
+                writer.inject(corrupt: 5, every: 15)
             }
             step("corrupt recording: \(hurt)")
             #expect(writer.injected == 5)
             // A corrupt picture the driver itself skipped (a drop) is not one hfr saw.
             #expect(hurt.corrupt <= 5 && hurt.corrupt + hurt.dropped >= 5, "\(hurt)")
             if hurt.dropped == 0 { #expect(hurt.corrupt == 5, "\(hurt)") }
-            #expect(hurt.frames > 0 && abs(hurt.slots - 300) <= 2, "\(hurt)")
+            #expect(hurt.frames > 0 && abs(hurt.slots - 150) <= 2, "\(hurt)")
             #expect(hurt.decodeErrors.isEmpty, "\(hurt.decodeErrors)")
-            print("v4l2loopback MJPEG 640x480@30 10 s: clean \(clean); corrupt injected \(hurt); layers \(layers)")
+            print("v4l2loopback MJPEG 640x480@30 5 s: clean \(clean); corrupt injected \(hurt); layers \(layers)")
         }
 
         /// Progress on stderr at once (the suite's own output comes at the end of the test).
@@ -95,7 +95,7 @@ extension DeviceTests {
             var corrupt: Int
             var late: Int
             var decodeErrors: String
-            /// Every slot of the 10 s: a frame in the file, or a picture the device dropped, hfr
+            /// Every slot of the recording: a frame in the file, or a picture the device dropped, hfr
             /// dropped late or found corrupt.
             var slots: Int { frames + dropped + late + corrupt }
             var description: String {
@@ -103,13 +103,16 @@ extension DeviceTests {
             }
         }
 
-        /// `hfr record` of 10 s at 30 fps from the loopback node, and what ffprobe decodes of it;
+        /// `hfr record` of `seconds` at 30 fps from the loopback node, and what ffprobe decodes of it;
         /// `during` runs once the recording has begun (its partial file exists).
-        static func record(_ out: String, in dir: TemporaryDirectory, during: () -> Void = {}) throws -> Recorded {
+        static func record(
+            _ out: String, seconds: Int, in dir: TemporaryDirectory, during: () -> Void = {}
+        ) throws -> Recorded {
             let hfr = try BackgroundProcess(
                 Tool.hfrPath,
                 [
-                    "record", out, "--device", node, "--pixel-format", "MJPG", "--fps", "30", "--duration", "10",
+                    "record", out, "--device", node, "--pixel-format", "MJPG", "--fps", "30", "--duration",
+                    "\(seconds)",
                     "--layers", "2", "--audio", "none", "--json",
                 ], directory: dir)
             #expect(Tool.waitForFile(RecordPartial.path(out), timeout: 30))

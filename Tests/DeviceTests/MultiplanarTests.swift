@@ -37,12 +37,13 @@ extension DeviceTests {
             let report = try Tool.json(r.stdout)
             #expect(report["width"] as? Int == 320 && report["height"] as? Int == 180)
             #expect(report["frameRate"] as? String == "60/1")
-            let frames = try FFprobe.count(out, decoding: true)
+            let probe = try Guest.Probe(out, decoding: true)
+            let frames = probe.decodedFrames
             let drops = report["framesDroppedByDevice"] as? Int ?? -1
             // Every one of the 300 slots is a frame in the file or a drop the driver reported.
             #expect(abs(frames + drops - 300) <= 2, "frames: \(frames), camera drops \(drops)")
             #expect(report["framesCorrupt"] as? Int == 0 && report["framesDroppedLate"] as? Int == 0)
-            #expect(try Guest.stream(out, "v:0", "r_frame_rate") == "60/1")
+            #expect(probe.entry("video", "r_frame_rate") == "60/1")
             print(
                 "multi-planar --fps max 5 s: \(report["sourcePixelFormat"]!) \(frames) frames, camera drops \(drops),",
                 "\(report["wallSeconds"]!) s wall")

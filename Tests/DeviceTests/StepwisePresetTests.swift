@@ -42,7 +42,8 @@ extension DeviceTests {
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
             #expect(report["width"] as? Int == width && report["height"] as? Int == height, "\(r.stdout)")
-            #expect(try Guest.stream(out, "v:0", "width,height") == "\(width),\(height)")
+            let probe = try Guest.Probe(out)
+            #expect(probe.entry("video", "width") == "\(width)" && probe.entry("video", "height") == "\(height)")
             #expect(width != 16384 && [2160, 1080, 720, 480].contains(height))
             print(
                 "vivid HDMI --fps max: \(width)x\(height) \(format) at \(best["frameRate"]!) fps,",

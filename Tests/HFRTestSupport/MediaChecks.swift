@@ -61,10 +61,11 @@ public enum MediaChecks {
     /// analysis: decoded to mono WAV at its own rate, `sox stat` over `trim` (start, length; the
     /// whole track when nil). Sox's rough frequency is its RMS slope over its RMS, (rate/π)·sin(πf/rate)
     /// for a sine, turned back into f here (near Nyquist it reads low: 40 kHz at 192 kHz as 37,208 Hz).
+    /// `rate`: the track's sample rate when the caller has read it (else ffprobe reads it).
     public static func soxTone(
-        _ path: String, trim: (Double, Double)? = nil
+        _ path: String, trim: (Double, Double)? = nil, rate: Double? = nil
     ) throws -> (frequency: Double, rms: Double, stat: String) {
-        let rate = Double(try entry(path, stream: "a:0", "sample_rate").prefix { $0.isNumber }) ?? 48000
+        let rate = try rate ?? Double(entry(path, stream: "a:0", "sample_rate").prefix { $0.isNumber }) ?? 48000
         let wav = path + ".tone.wav"
         try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", path, "-map", "0:a:0", "-ac", "1", wav])
         let stat = try Tool.run("sox", [wav, "-n"] + (trim.map { ["trim", "\($0.0)", "\($0.1)"] } ?? []) + ["stat"])
