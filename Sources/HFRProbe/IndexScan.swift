@@ -61,36 +61,41 @@ public struct IndexScan: Sendable {
     /// Each frame of `video` as its packet would give it (pts = dts = the entry's time; its duration:
     /// the next entry's time minus its own, the track's end for the last), in decode order, with
     /// its bitstream facts from `structures` (nil: none), which parses a batch of entries at once.
+    /// (A plain loop over the index, not `forEachPacket`'s closures: a probe of a long file calls
+    /// this per frame, and variables shared by nested closures cost a runtime access check each.)
     static func forEachFrame(
         _ demuxer: borrowing Demuxer, video: StreamInfo, marks: MP4SampleFlags,
         structures: (([IndexEntry]) -> [FrameStructure?])? = nil, _ body: (ProbedFrame, Int64) throws -> Void
     ) rethrows {
+        let count = demuxer.indexEntryCount(ofStream: video.index)
         var frameIndex = 0
+        var next = 0
         var batch: [IndexEntry] = []
-        var durations: [Int64] = []
         batch.reserveCapacity(batchFrames)
-        durations.reserveCapacity(batchFrames)
-        func flush() throws {
+        while next < count {
+            batch.removeAll(keepingCapacity: true)
+            while next < count, batch.count < batchFrames,
+                let entry = demuxer.indexEntry(ofStream: video.index, at: next)
+            {
+                if let first = batch.first, entry.position - first.position > batchBytes { break }
+                batch.append(entry)
+                next += 1
+            }
+            if batch.isEmpty { break }
+            // The time the last frame of the batch lasts until: the next entry's, or the track's end.
+            let end = next < count ? demuxer.indexEntry(ofStream: video.index, at: next)?.timestamp : nil
             let parsed = structures?(batch)
             for (i, entry) in batch.enumerated() {
+                let following = i + 1 < batch.count ? batch[i + 1].timestamp : end ?? video.duration ?? entry.timestamp
                 try body(
                     ProbedFrame(
                         index: frameIndex, pts: entry.timestamp, dts: entry.timestamp, timeBase: video.timeBase,
                         size: entry.size, isKeyframe: entry.isKeyframe, structure: parsed?[i],
                         isContainerDisposable: marks.isDisposable(track: video.index, sample: frameIndex)),
-                    durations[i])
+                    following >= entry.timestamp ? following - entry.timestamp : 0)
                 frameIndex += 1
             }
-            batch.removeAll(keepingCapacity: true)
-            durations.removeAll(keepingCapacity: true)
         }
-        try forEachPacket(demuxer, of: video) { entry, duration in
-            if let first = batch.first, entry.position - first.position > batchBytes { try flush() }
-            batch.append(entry)
-            durations.append(duration)
-            if batch.count == batchFrames { try flush() }
-        }
-        try flush()
     }
 
     /// Each index entry of `stream` from the `first` on, with the duration the MOV demuxer gives its
