@@ -17,7 +17,8 @@ extension FuzzCaseRun {
         // frames than the rate fills the duration with, never more.
         let notes = json["notes"] as? [String] ?? []
         let isUneven = notes.contains { $0.contains("timestamps are uneven") }
-        let pts = try Self.videoTimestamps(output)
+        let decoded = try Decoding(output)
+        let pts = decoded.videoPackets
         if pts.isEmpty { return fail("broken output", command, "no video packets in the output (\(claim))") }
         // The last frame lasts what the file says (its source frame's length, scaled: an FFmpeg mux
         // of a raw stream gives 40 ms at 120 fps), up to a second of source time, which the
@@ -46,7 +47,6 @@ extension FuzzCaseRun {
         {
             fail("mistimed output", command, "repeated timestamps (\(claim))")
         }
-        let decoded = try Decoding(output)
         if decoded.videoFrames == 0 {
             return fail("broken output", command, "no video frame decodes (\(claim))")
         }
@@ -57,22 +57,6 @@ extension FuzzCaseRun {
             fail(
                 "broken output", command,
                 "decoding: \(decoded.errors) errors vs \(inputDecoding!.errors) in the input (\(claim))")
-        }
-    }
-
-    /// The video packets' pts, dts and duration in seconds, in file order.
-    static func videoTimestamps(_ path: String) throws -> [(pts: Double, dts: Double?, duration: Double?)] {
-        let r = try TimedRun.run(
-            "/usr/bin/ffprobe",
-            [
-                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time,duration_time",
-                "-of", "csv=p=0", path,
-            ])
-        return r.stdout.split(separator: "\n").compactMap { line in
-            // Matroska stores no dts: ffprobe prints N/A for the first ones of a B-frame stream.
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
-            guard fields.count >= 2, let pts = fields[0] else { return nil }
-            return (pts, fields[1], fields.count > 2 ? fields[2] : nil)
         }
     }
 
