@@ -74,9 +74,13 @@ public struct IndexScan: Sendable {
         batch.reserveCapacity(batchFrames)
         while next < count {
             batch.removeAll(keepingCapacity: true)
-            while next < count, batch.count < batchFrames,
-                let entry = demuxer.indexEntry(ofStream: video.index, at: next)
-            {
+            while next < count, batch.count < batchFrames {
+                // (The index has an entry at every position below its count; one it lacks is passed
+                // over, as `forEachIndexEntry` does.)
+                guard let entry = demuxer.indexEntry(ofStream: video.index, at: next) else {
+                    next += 1
+                    continue
+                }
                 if let first = batch.first, entry.position - first.position > batchBytes { break }
                 batch.append(entry)
                 next += 1
