@@ -9,7 +9,7 @@ extension DeviceTests {
         @Test func recordsTheSameModeAndFramesAsTheOwnCapture() throws {
             try Guest.resetFaults()
             let dir = try TemporaryDirectory()
-            var runs: [(frames: Int, drops: Int, report: [String: Any], stderr: String, file: Guest.Probe)] = []
+            var runs: [(frames: Int, drops: Int, report: [String: Any], stderr: String, file: FFprobeReading)] = []
             for api in ["own", "avdevice"] {
                 let out = dir.path("\(api).mp4")
                 let r = try Tool.hfr([
@@ -26,7 +26,7 @@ extension DeviceTests {
                     api == "own"
                     ? (report["framesDroppedByDevice"] as? Int ?? -1) + (report["framesRepeatedByDevice"] as? Int ?? 0)
                     : report["framesMissingFromSource"] as? Int ?? -1
-                let file = try Guest.Probe(out)
+                let file = try Guest.probe(out)
                 runs.append((file.times.count, drops, report, r.stderr, file))
             }
             let (own, av) = (runs[0], runs[1])

@@ -28,7 +28,7 @@ extension DeviceTests {
             ])
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
-            let probe = try Guest.Probe(out, decoding: true)
+            let probe = try Guest.probe(out, decoding: true)
             let frames = probe.decodedFrames
             let drops = report["framesDroppedByDevice"] as? Int ?? -1
             // Every one of the 300 slots is either a frame in the file or a drop the driver reported.
@@ -73,7 +73,7 @@ extension DeviceTests {
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
             let reported = report["framesDroppedByDevice"] as? Int ?? -1
-            let times = try Guest.Probe(out).times
+            let times = try Guest.probe(out).times
             let gaps = CameraRecord.gridGaps(times, rate: 60)
             let slots = times.count + gaps
             // The file's own gaps (from ffprobe) agree with hfr's count (from v4l2_buffer.sequence).
@@ -116,7 +116,7 @@ extension DeviceTests {
             let missing = clips[0]["framesMissing"] as? Int ?? -1
             let clip = dir.path("clip-001.mp4")
             // The frames shown (the key-frame run before the window has negative times).
-            let probe = try Guest.Probe(clip, decoding: true)
+            let probe = try Guest.probe(clip, decoding: true)
             let times = probe.times.filter { $0 >= -1e-6 }
             let decoded = probe.decodedFrames
             #expect(times.count == frames && frames == decoded)

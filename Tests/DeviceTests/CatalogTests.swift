@@ -89,7 +89,7 @@ extension DeviceTests {
             #expect(report["width"] as? Int == 320 && report["height"] as? Int == 180)
             #expect(report["frameRate"] as? String == "60/1")
             #expect(["NV12", "YU12"].contains(report["sourcePixelFormat"] as? String ?? ""))
-            #expect(try Guest.Probe(dir.path("max.mp4")).entry("video", "r_frame_rate") == "60/1")
+            #expect(try Guest.probe(dir.path("max.mp4")).entry("video", "r_frame_rate") == "60/1")
         }
 
         @Test func devicesListsTheCameraAndTheLoopbackCard() throws {

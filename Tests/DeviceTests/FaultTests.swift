@@ -141,7 +141,7 @@ extension DeviceTests {
                 // emulation are gaps and drops alike, so the count must equal the file's gaps exactly.
                 let drops = report["framesDroppedByDevice"] as? Int ?? -1
                 let late = report["framesDroppedLate"] as? Int ?? -1
-                let times = try Guest.Probe(out).times
+                let times = try Guest.probe(out).times
                 let gaps = CameraRecord.gridGaps(times, rate: Double(wrap.fps))
                 #expect(drops + late == gaps, "dropped \(drops), late \(late), file gaps \(gaps): \(r.stderr)")
                 #expect(
@@ -181,7 +181,7 @@ extension DeviceTests {
             let late = report["framesDroppedLate"] as? Int ?? -1
             #expect(report["framesCorrupt"] as? Int == 1, "\(r.stderr)")
             #expect(r.stderr.contains("1 corrupt skipped"))
-            let probe = try Guest.Probe(out, decoding: true)
+            let probe = try Guest.probe(out, decoding: true)
             let times = probe.times
             let gaps = CameraRecord.gridGaps(times, rate: 30)
             #expect(gaps == 1 + drops + late, "file gaps \(gaps); corrupt 1, dropped \(drops), late \(late)")
@@ -205,7 +205,7 @@ extension DeviceTests {
             ])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try Tool.json(r.stdout)["frameRate"] as? String == "60000/1001")
-            #expect(try Guest.Probe(out).entry("video", "r_frame_rate") == "60000/1001")
+            #expect(try Guest.probe(out).entry("video", "r_frame_rate") == "60000/1001")
             // Asking for 60 on that input is refused, naming the 59.94 it offers.
             let sixty = try Tool.hfr([
                 "record", dir.path("x.mp4"), "--device", Guest.hdmi, "--fps", "60", "--size", "320x180",

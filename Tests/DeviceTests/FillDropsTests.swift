@@ -19,7 +19,7 @@ extension DeviceTests {
             ])
             #expect(r.status == 0, "\(r.stderr)")
             let reported = try Tool.json(r.stdout)["framesDroppedByDevice"] as? Int ?? -1
-            let times = try Guest.Probe(recording).times
+            let times = try Guest.probe(recording).times
             let gaps = CameraRecord.gridGaps(times, rate: 60)
             // 10 % of 60 buffers: none dropped has a chance of 0.9^60 (0.2 %).
             try #require(gaps > 0, "no drops in \(times.count) frames")
@@ -34,7 +34,7 @@ extension DeviceTests {
             #expect(fill["count"] as? Int == gaps && fill["droppedFrames"] as? Int == gaps, "\(fill), gaps \(gaps)")
             #expect(video["framesOut"] as? Int == times.count + gaps)
             // A constant rate: every output frame 1/30 s after the one before.
-            let filled = try Guest.Probe(out).times
+            let filled = try Guest.probe(out).times
             #expect(filled.count == times.count + gaps)
             let steps = zip(filled, filled.dropFirst()).map { ($1 - $0) * 30 }
             #expect(steps.allSatisfy { abs($0 - 1) < 0.01 }, "uneven output: \(steps)")

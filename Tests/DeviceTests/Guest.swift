@@ -45,38 +45,12 @@ enum Guest {
         return false
     }
 
-    /// What ffprobe says of a recording, from one run (each ffprobe start costs about 2 s in the
-    /// emulated guest): every stream's entries, the format's duration, the first video stream's
-    /// packet times (sorted) and, `decoding`, how many frames of it decode (`-count_frames`).
-    struct Probe {
-        private(set) var streams: [[String: String]] = []
-        private(set) var duration = -1.0
-        private(set) var times: [Double] = []
-        private(set) var decodedFrames = -1
-
-        init(_ path: String, decoding: Bool = false) throws {
-            let r = try Tool.run(
-                "ffprobe",
-                [
-                    "-v", "error", "-of", "json", "-show_entries",
-                    "stream=index,codec_type,codec_name,sample_rate,start_time,duration,r_frame_rate,width,height,"
-                        + "color_range,nb_read_frames:format=duration:packet=stream_index,pts_time",
-                ] + (decoding ? ["-count_frames"] : []) + [path])
-            #expect(r.status == 0, "ffprobe \(path): \(r.stderr)")
-            let json = try Tool.json(r.stdout)
-            streams = (json["streams"] as? [[String: Any]] ?? []).map { $0.mapValues { "\($0)" } }
-            duration = Double((json["format"] as? [String: Any])?["duration"] as? String ?? "") ?? -1
-            let video = streams.first { $0["codec_type"] == "video" }
-            decodedFrames = Int(video?["nb_read_frames"] ?? "") ?? -1
-            let videoIndex = video?["index"] ?? "-"
-            times = (json["packets"] as? [[String: Any]] ?? []).filter { "\($0["stream_index"] ?? "")" == videoIndex }
-                .compactMap { Double($0["pts_time"] as? String ?? "") }.sorted()
-        }
-
-        /// An entry of the first stream of `type` (`video`, `audio`); "" when there is none.
-        func entry(_ type: String, _ name: String) -> String {
-            streams.first { $0["codec_type"] == type }?[name] ?? ""
-        }
+    /// What ffprobe says of a recording, from one run (`FFprobeReading`); `decoding` counts the
+    /// frames that decode.
+    static func probe(_ path: String, decoding: Bool = false) throws -> FFprobeReading {
+        let r = try Tool.run("ffprobe", FFprobeReading.arguments(path, decoding: decoding))
+        #expect(r.status == 0, "ffprobe \(path): \(r.stderr)")
+        return FFprobeReading(json: r.stdout)
     }
 }
 

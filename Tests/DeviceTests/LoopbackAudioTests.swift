@@ -37,7 +37,7 @@ extension DeviceTests {
             let r = try Self.record(
                 out, tone: 1000, rate: 48000, substream: 0, seconds: 5, options: ["--json"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
-            let probe = try Guest.Probe(out)
+            let probe = try Guest.probe(out)
             // sox measures the tone independently of hfr and FFmpeg.
             let tone = try MediaChecks.soxTone(out, rate: Double(probe.entry("audio", "sample_rate")))
             let (frequency, amplitude) = (tone.frequency, tone.rms)
@@ -69,7 +69,7 @@ extension DeviceTests {
             let r = try Self.record(
                 out, tone: 40000, rate: 192000, substream: 1, seconds: 3, options: ["--audio-rate", "192000"], in: dir)
             #expect(r.status == 0, "\(r.stderr)")
-            let probe = try Guest.Probe(out)
+            let probe = try Guest.probe(out)
             #expect(probe.entry("audio", "codec_name") == "alac")
             #expect(probe.entry("audio", "sample_rate") == "192000")
             let tone = try MediaChecks.soxTone(out, rate: Double(probe.entry("audio", "sample_rate")))

@@ -66,15 +66,16 @@ extension DeviceTests {
             let layers = (probe["video"] as? [String: Any])?["layerCount"] as? Int ?? 0
             #expect(layers == 2, "temporal layers: \(layers)")
 
-            // 4:2:0 pictures, and exactly 5 corrupt ones (truncated, random bytes in turn) half a second
-            // apart, injected a second into the recording, so all 5 fall inside its 5 s. hfr counts them
+            // 4:2:0 pictures, and exactly 5 corrupt ones (truncated, random bytes in turn) a third of a
+            // second apart from half a second in, so all 5 fall 3 s before the end of its 5 s even when
+            // the emulated guest runs the writer late. hfr counts them
             // on the capture thread, so even when the decoders fall behind and pictures are dropped
             // late, none of the 5 goes uncounted. (JPEGs whose damage only the decoder finds:
             // JPEGDecodeStageTests on the host.)
             writer.replace(pictures: try load("b"))
             let hurt = try Self.record(dir.path("corrupt.mp4"), seconds: 5, in: dir) {
-                usleep(1_000_000)
-                writer.inject(corrupt: 5, every: 15)
+                usleep(500_000)
+                writer.inject(corrupt: 5, every: 10)
             }
             step("corrupt recording: \(hurt)")
             #expect(writer.injected == 5)

@@ -37,7 +37,7 @@ extension DeviceTests {
             let report = try Tool.json(r.stdout)
             #expect(report["width"] as? Int == 320 && report["height"] as? Int == 180)
             #expect(report["frameRate"] as? String == "60/1")
-            let probe = try Guest.Probe(out, decoding: true)
+            let probe = try Guest.probe(out, decoding: true)
             let frames = probe.decodedFrames
             let drops = report["framesDroppedByDevice"] as? Int ?? -1
             // Every one of the 300 slots is a frame in the file or a drop the driver reported.

@@ -42,7 +42,7 @@ extension DeviceTests {
             #expect(r.status == 0, "\(r.stderr)")
             let report = try Tool.json(r.stdout)
             #expect(report["width"] as? Int == width && report["height"] as? Int == height, "\(r.stdout)")
-            let probe = try Guest.Probe(out)
+            let probe = try Guest.probe(out)
             #expect(probe.entry("video", "width") == "\(width)" && probe.entry("video", "height") == "\(height)")
             #expect(width != 16384 && [2160, 1080, 720, 480].contains(height))
             print(

@@ -56,35 +56,20 @@ struct FuzzFailure: Sendable {
     let detail: String
 }
 
-/// A file read by ffprobe in one run (a process start costs more than reading these files): every
-/// frame of every stream decoded (`-count_frames`), the error lines that printed, the frames of its
-/// first video stream that decoded, and that stream's packets (pts, dts and duration in seconds,
-/// in file order).
+/// A file read by ffprobe in one run (`FFprobeReading`), every frame of every stream decoded: the
+/// error lines that printed, the frames of its first video stream that decoded, and that stream's
+/// packets.
 struct Decoding {
     let errors: Int
     let videoFrames: Int
     let videoPackets: [(pts: Double, dts: Double?, duration: Double?)]
 
     init(_ path: String) throws {
-        let r = try TimedRun.run(
-            "/usr/bin/ffprobe",
-            [
-                "-v", "error", "-count_frames", "-show_entries",
-                "stream=index,codec_type,nb_read_frames:packet=stream_index,pts_time,dts_time,duration_time", "-of",
-                "json", path,
-            ])
+        let r = try TimedRun.run("/usr/bin/ffprobe", FFprobeReading.arguments(path, decoding: true))
         let lines = r.stderr.split(separator: "\n").count
         errors = r.hung || r.signalled ? Int.max : lines + (r.status == 0 ? 0 : 1)
-        let json = (try? Tool.json(r.stdout)) ?? [:]
-        let video = (json["streams"] as? [[String: Any]] ?? []).first { $0["codec_type"] as? String == "video" }
-        let index = (video?["index"] as? NSNumber)?.intValue ?? -1
-        videoFrames = Int(video?["nb_read_frames"] as? String ?? "") ?? 0
-        // Matroska stores no dts: ffprobe gives none for the first packets of a B-frame stream.
-        videoPackets = (json["packets"] as? [[String: Any]] ?? []).compactMap { packet in
-            guard (packet["stream_index"] as? NSNumber)?.intValue == index,
-                let pts = Double(packet["pts_time"] as? String ?? "")
-            else { return nil }
-            return (pts, Double(packet["dts_time"] as? String ?? ""), Double(packet["duration_time"] as? String ?? ""))
-        }
+        let reading = FFprobeReading(json: r.stdout)
+        videoFrames = max(0, reading.decodedFrames)
+        videoPackets = reading.videoPackets
     }
 }
