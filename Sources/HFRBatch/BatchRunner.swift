@@ -74,7 +74,7 @@ public final class BatchRunner: Sendable {
     /// Runs every job (or until stopped); the results in job order, and whether it was stopped.
     public func run() -> (results: [JobResult], stoppedEarly: Bool) {
         let workers = max(1, min(settings.workers, jobs.count))
-        BatchSignal.install(workers: workers)
+        Signals.install(SignalPlan(.forward(slots: workers)))
         let done = DispatchGroup()
         for slot in 0..<workers {
             done.enter()
@@ -88,7 +88,7 @@ public final class BatchRunner: Sendable {
         done.wait()
         return state.withLock { s in
             let results = jobs.indices.map { s.results[$0] ?? JobResult(job: jobs[$0], status: .notRun) }
-            return (results, BatchSignal.isRequested || s.failedFast)
+            return (results, Signals.isStopRequested || s.failedFast)
         }
     }
 
@@ -106,7 +106,7 @@ public final class BatchRunner: Sendable {
                 if result.status == .skipped { s.tally.skipped += 1 }
                 if result.status == .failed, settings.failFast, !s.failedFast {
                     s.failedFast = true
-                    BatchSignal.signalChildren(SIGTERM)
+                    Signals.signalChildren(SIGTERM)
                 }
                 onFinish(result, s.tally)
             }
@@ -115,14 +115,14 @@ public final class BatchRunner: Sendable {
 
     private func claim() -> Int? {
         state.withLock { s in
-            guard s.next < jobs.count, !BatchSignal.isRequested, !s.failedFast else { return nil }
+            guard s.next < jobs.count, !Signals.isStopRequested, !s.failedFast else { return nil }
             s.next += 1
             s.tally.running += 1
             return s.next - 1
         }
     }
 
-    private var isStopping: Bool { BatchSignal.isRequested || state.withLock { $0.failedFast } }
+    private var isStopping: Bool { Signals.isStopRequested || state.withLock { $0.failedFast } }
 
     /// One job: resume check, the export as a child, its record.
     func runJob(_ job: BatchJob, slot: Int) -> JobResult {
@@ -156,7 +156,7 @@ public final class BatchRunner: Sendable {
         }
         let digest = inputDigest ?? FileDigest.sha256(of: job.input)
         let (termination, stdout, stderr) = child.wait()
-        BatchSignal.setChild(0, slot: slot)
+        Signals.setChild(0, slot: slot)
         result.log = stderr
         if termination == .exited(0) {
             Self.succeeded(&result, summary: stdout, inputDigest: digest)
@@ -196,9 +196,9 @@ public final class BatchRunner: Sendable {
         let child = try ChildProcess(
             executable: settings.executable, arguments: arguments,
             extraEnvironment: ["HFR_BATCH_PARENT": String(getpid())])
-        BatchSignal.setChild(child.pid, slot: slot)
+        Signals.setChild(child.pid, slot: slot)
         // A stop that came between claiming the job and starting it.
-        if isStopping { kill(child.pid, BatchSignal.isUrgent ? SIGKILL : SIGTERM) }
+        if isStopping { kill(child.pid, Signals.isUrgent ? SIGKILL : SIGTERM) }
         return child
     }
 

@@ -263,7 +263,7 @@ public struct BatchCommand: Command {
         if unfinished > 0 { summary += ", \(unfinished) not done" }
         summary += " in \(DecimalText.fixed(seconds, digits: 1)) s"
         Console.error(summary + "\n")
-        if BatchSignal.isRequested {
+        if Signals.isStopRequested {
             throw HFRError("\(manifest): interrupted; \(unfinished) jobs not done", exitCode: .failure)
         }
         if failed > 0 {

@@ -313,14 +313,15 @@ public struct ExportCommand: Command {
             return
         }
         try OutputFile.prepare(settings.output, partial: nil, force: force)
-        StopSignal.install()
-        StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
+        var signals = SignalPlan(.stop)
+        signals.removeOnAbort = AtomicOutput.temporaryPath(for: settings.output)
+        signals.abortMessage = ProgressLine.abortPrefix + "hfr: second interrupt: stopped at once; nothing written\n"
+        Signals.install(signals)
         let progress = ExportProgress()
-        StopSignal.sayOnAbort(ProgressLine.abortPrefix + "hfr: second interrupt: stopped at once; nothing written\n")
         progress.analysing()
         let parent = ParentWatch.current()
         let pipeline = ExportPipeline(
-            settings: settings, shouldStop: { StopSignal.isRequested || parent.isOrphaned })
+            settings: settings, shouldStop: { Signals.isStopRequested || parent.isOrphaned })
         let report: ExportReport
         do {
             report = try pipeline.run(fileSize: size) { progress.show($0) }
@@ -356,9 +357,9 @@ public struct ExportCommand: Command {
 
     /// The plan, made as the export makes it, with nothing written (`--dry-run`, `hfr batch --dry-run`).
     static func plan(_ settings: ExportSettings, fileSize: Int64) throws(HFRError) -> ExportPreview {
-        StopSignal.install()
+        Signals.install(SignalPlan(.stop))
         do {
-            return try ExportPipeline(settings: settings, shouldStop: { StopSignal.isRequested })
+            return try ExportPipeline(settings: settings, shouldStop: { Signals.isStopRequested })
                 .preview(fileSize: fileSize)
         } catch {
             throw ExportCommand.error(error, settings: settings)

@@ -7,7 +7,7 @@ import Synchronization
 
 /// `--trigger key`: Enter or space fires a clip. On a terminal, keys are read as they are pressed
 /// (no line editing, no echo; Ctrl-C still stops), and the terminal is put back when recording
-/// ends — also after a second Ctrl-C (`StopSignal.restoreTerminalOnAbort`). Not on a terminal,
+/// ends — also after a second Ctrl-C (`SignalPlan.restoresTerminal`). Not on a terminal,
 /// each line (or space) read from standard input is one trigger, so a script can pipe them in.
 /// A recording in the background of a terminal reads no keys (the other triggers still work).
 final class KeyTrigger {
@@ -26,7 +26,6 @@ final class KeyTrigger {
             var settings = termios()
             if tcgetattr(0, &settings) == 0 {
                 saved = settings
-                StopSignal.restoreTerminalOnAbort(settings)
                 settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
                 settings.c_cc.6 = 1  // VMIN
                 settings.c_cc.5 = 0  // VTIME

@@ -68,10 +68,10 @@ public struct PreviewCommand: Command {
             members.append(("controls", .object(grant.controls.map { ($0.key, .int($0.value)) })))
         }
         let server = try PreviewStart.start(preview) { [members] in members + counts.members() }
-        StopSignal.install()
+        Signals.install(SignalPlan(.stop))
         defer { server.stop() }
         do {
-            try counts.run(session, into: server.tap) { StopSignal.isRequested }
+            try counts.run(session, into: server.tap) { Signals.isStopRequested }
         } catch let failure as V4L2Failure {
             throw .capture(.device(failure), of: Self.self)
         } catch {

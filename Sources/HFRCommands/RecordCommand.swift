@@ -299,14 +299,18 @@ public struct RecordCommand: Command {
             try TriggerArguments.checkRing(board.settings, record: settings)
             // The directory must take the clips; a clip never replaces a file without --force.
             try OutputFile.prepare(board.settings.names.name(1), partial: nil, force: true)
-            if board.settings.kinds.contains(.signal) { TriggerSignal.install() }
         } else {
             try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-            // A second signal while finishing: the half-written final file goes, the partial one stays.
-            StopSignal.removeOnAbort(AtomicOutput.temporaryPath(for: settings.output))
         }
-        progress.prepareSignalMessages()
-        StopSignal.install()
+        var signals = progress.signalPlan()
+        if let board {
+            signals.countsTriggers = board.settings.kinds.contains(.signal)
+            signals.restoresTerminal = board.settings.kinds.contains(.key)
+        } else {
+            // A second signal while finishing: the half-written final file goes, the partial one stays.
+            signals.removeOnAbort = AtomicOutput.temporaryPath(for: settings.output)
+        }
+        Signals.install(signals)
         // The session starts streaming in the pipeline, after the audio device opened.
         let pipeline = RecordPipeline(
             settings: settings, session: session, preview: previewSession?.tap, triggers: board, force: force)

@@ -64,38 +64,41 @@ final class RecordProgress {
         Console.error(text)
     }
 
-    /// Says what each Ctrl-C does when it comes (the signal handler writes these texts).
-    func prepareSignalMessages() {
+    /// What Ctrl-C and SIGTERM do and say while recording: the first finishes the file (or the open
+    /// clip, or saves the frames in RAM first), the second stops at once and says what is kept.
+    func signalPlan() -> SignalPlan {
         let prefix = ProgressLine.abortPrefix
+        var plan = SignalPlan(.stop)
         if triggers != nil {
             // Clips: the open one (if any) is finished; a second signal leaves its partial file.
-            StopSignal.sayOnStop(
+            plan.stopMessage =
                 prefix + "hfr: stopping: finishing the open clip, if there is one (Ctrl-C again stops at once and "
-                    + "keeps what it has as NAME.partial.mp4)\n")
-            StopSignal.sayOnAbort(
+                + "keeps what it has as NAME.partial.mp4)\n"
+            plan.abortMessage =
                 prefix + "hfr: second interrupt: stopped at once; a clip being written is kept as its .partial.mp4 "
-                    + "(fragmented MP4)\n")
-            return
+                + "(fragmented MP4)\n"
+            return plan
         }
+        plan.abortCondition = settings.partialPath
+        plan.abortOtherwise = prefix + "hfr: second interrupt: stopped at once\n"
         if settings.ramBudget != nil {
-            StopSignal.sayOnStop(
+            plan.stopMessage =
                 prefix + "hfr: stopping: saving the frames held in RAM, then finalizing \(settings.output) "
-                    + "(Ctrl-C again stops at once and keeps \(settings.partialPath) without them)\n")
-            StopSignal.sayOnAbort(
+                + "(Ctrl-C again stops at once and keeps \(settings.partialPath) without them)\n"
+            plan.abortMessage =
                 prefix + "hfr: second interrupt: stopped at once; the frames saved so far are kept in "
-                    + "\(settings.partialPath) (fragmented MP4); those still in RAM and \(settings.output) "
-                    + "were not written\n",
-                whileExists: settings.partialPath, otherwise: prefix + "hfr: second interrupt: stopped at once\n")
-            return
+                + "\(settings.partialPath) (fragmented MP4); those still in RAM and \(settings.output) "
+                + "were not written\n"
+            return plan
         }
-        StopSignal.sayOnStop(
+        plan.stopMessage =
             prefix + "hfr: stopping: finalizing \(settings.output) (Ctrl-C again stops at once and keeps "
-                + "\(settings.partialPath))\n")
-        StopSignal.sayOnAbort(
+            + "\(settings.partialPath))\n"
+        plan.abortMessage =
             prefix + "hfr: second interrupt: stopped at once; the recording so far is kept in "
-                + "\(settings.partialPath) (fragmented MP4, all but its last half second); "
-                + "\(settings.output) was not written\n",
-            whileExists: settings.partialPath, otherwise: prefix + "hfr: second interrupt: stopped at once\n")
+            + "\(settings.partialPath) (fragmented MP4, all but its last half second); "
+            + "\(settings.output) was not written\n"
+        return plan
     }
 
     func show(_ stats: RecordStats, queueDepth: Int) {

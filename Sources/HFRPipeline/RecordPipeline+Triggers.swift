@@ -67,7 +67,7 @@ extension RecordPipeline {
         }
         var capture = outcome.capture
         if let limit = board.settings.clipLimit, clips.count >= limit, capture.reason == .signal,
-            !StopSignal.isRequested
+            !Signals.isStopRequested
         {
             capture.reason = .clips
         }

@@ -203,7 +203,7 @@ public final class RecordPipeline: Sendable {
         let capture = CaptureStage(
             input: input, settings: settings, stats: stats, videoQueue: frames, audioQueue: samples,
             deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
-            shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
+            shouldStop: { [self] in Signals.isStopRequested || stopRequested.load(ordering: .relaxed) })
         capture.preview = preview
         capture.triggers = triggers
         capture.jpegQueue = jpegs

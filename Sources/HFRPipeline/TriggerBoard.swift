@@ -13,7 +13,7 @@ public final class TriggerBoard: Sendable {
     public let settings: TriggerSettings
     private let timed = Locked<[TriggerEvent]>([])
     private let requests = Locked<[TriggerKind]>([])
-    /// SIGUSR1s already stamped (`TriggerSignal.count` is the total).
+    /// SIGUSR1s already stamped (`Signals.triggerCount` is the total).
     private let signalsSeen = Atomic<Int>(0)
     /// The latest motion score, in hundredths of a percent (the preview shows it).
     private let motion = Atomic<Int>(0)
@@ -26,7 +26,7 @@ public final class TriggerBoard: Sendable {
 
     public init(settings: TriggerSettings) {
         self.settings = settings
-        signalsSeen.store(TriggerSignal.count, ordering: .relaxed)
+        signalsSeen.store(Signals.triggerCount, ordering: .relaxed)
     }
 
     /// Asks for a clip now (a key, the preview's button); false if `kind` is not one of the
@@ -42,7 +42,7 @@ public final class TriggerBoard: Sendable {
     func stamp(at time: Rational) {
         var events: [TriggerEvent] = []
         if settings.kinds.contains(.signal) {
-            let total = TriggerSignal.count
+            let total = Signals.triggerCount
             let seen = signalsSeen.exchange(total, ordering: .relaxed)
             if total > seen { events.append(TriggerEvent(time: time, kind: .signal)) }
         }
@@ -100,24 +100,5 @@ public final class TriggerBoard: Sendable {
     public var motionScore: Double {
         get { Double(motion.load(ordering: .relaxed)) / 100 }
         set { motion.store(Int((newValue * 100).rounded()), ordering: .relaxed) }
-    }
-}
-
-/// SIGUSR1 as a count the capture thread reads (`--trigger signal`).
-public enum TriggerSignal {
-    private static let received = Atomic<Int>(0)
-
-    static var count: Int { received.load(ordering: .relaxed) }
-
-    /// Routes SIGUSR1 to the count (before the stage threads start, which inherit the mask).
-    public static func install() {
-        let handler: @convention(c) (Int32) -> Void = { _ in
-            TriggerSignal.received.add(1, ordering: .relaxed)
-        }
-        signal(SIGUSR1, handler)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGUSR1)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }

@@ -5,6 +5,6 @@ import HFRMedia
     import Glibc
 #endif
 
-CrashSignal.install()
+Signals.installCrashHandlers()
 // The arguments from their bytes: a file name that is not UTF-8 stays the name it is (`PathBytes`).
 exit(HFR.main(PathBytes.arguments()))
