@@ -4,8 +4,9 @@ import HFRMedia
 /// cut keeps: a cut is evenly spaced when they differ by at most one tick (containers with coarse
 /// time bases round 1/60 s to 16 or 17 ms). Frames come in decode order; B-frames are put back in
 /// presentation order through a window of the latest `depth` times (H.264 and HEVC reorder by at
-/// most 16 frames). Constant memory.
-struct GapRange: Sendable {
+/// most 16 frames). Constant memory. `Prober` measures a video's frame rate from it
+/// (`measuredRate`), and export plans with it: one measurement for both.
+public struct GapRange: Sendable {
     /// Times not yet placed, ascending.
     private var window: [Int64] = []
     private var last: Int64?
@@ -13,7 +14,7 @@ struct GapRange: Sendable {
     private var largest: Int64 = .min
     private var isInOrder = true
     /// A time came before one already seen: the frames arrive out of presentation order (B-frames).
-    private(set) var isReordered = false
+    public private(set) var isReordered = false
     private var latest: Int64?
     /// Gaps placed, and those within a tick of the smallest (one frame period) with their sum.
     private var gapCount = 0
@@ -22,10 +23,19 @@ struct GapRange: Sendable {
     /// How often each gap length occurs, while there are at most `distinctGaps` lengths.
     private var lengths: [Int64: Int] = [:]
     private var hasManyLengths = false
-    static let depth = 32
+    /// The first gap, the last one, and the range of all but the first.
+    private var firstGap: Int64?
+    private var lastGap: Int64?
+    private var laterSmallest: Int64 = .max
+    private var laterLargest: Int64 = .min
+    public static let depth = 32
     static let distinctGaps = 64
 
-    mutating func keep(_ pts: Int64?) {
+    /// No times yet.
+    public init() {}
+
+    /// Takes the next frame's presentation time (decode order; nil: it has none).
+    public mutating func keep(_ pts: Int64?) {
         guard let pts else {
             isInOrder = false
             return
@@ -49,6 +59,12 @@ struct GapRange: Sendable {
                 if lengths.count > GapRange.distinctGaps { (hasManyLengths, lengths) = (true, [:]) }
             }
             if gap <= smallest + 1 { (regularCount, regularSum) = (regularCount + 1, regularSum + gap) }
+            if firstGap == nil {
+                firstGap = gap
+            } else {
+                (laterSmallest, laterLargest) = (min(laterSmallest, gap), max(laterLargest, gap))
+            }
+            lastGap = gap
         }
         last = pts
     }
@@ -61,24 +77,46 @@ struct GapRange: Sendable {
         return all
     }
 
-    /// Evenly spaced to within a tick.
-    var isEven: Bool {
+    /// Evenly spaced to within a tick, after a `leadingOffset`.
+    public var isEven: Bool {
         let all = settled
-        return all.isInOrder && (all.smallest == .max || all.largest - all.smallest <= 1)
+        return all.isInOrder
+            && (all.smallest == .max || all.largest - all.smallest <= 1 || all.leadingOffsetTicks != nil)
+    }
+
+    /// Ticks the first frame is shown early: it stands longer than one period before frames evenly
+    /// spaced after it. A muxer's start offset (the audio's priming) that the container could not
+    /// store: FFmpeg's fragmented MP4 without `default_base_moof` has its first decode time taken
+    /// as 0, its AVI writes empty chunks after the first frame. The first frame belongs one period
+    /// before the second. Only where that is plain: with B-frames (a first gap no drop makes), or
+    /// a whole number of periods (the AVI's empty chunks); a lone long first gap of frames in order
+    /// otherwise stays as the file has it (ffmpeg's `frag_every_frame`). Nil when there is none.
+    public var leadingOffsetTicks: Int64? { settled.leadingOffsetTicksSettled }
+
+    private var leadingOffsetTicksSettled: Int64? {
+        guard isInOrder, let firstGap, laterSmallest != .max, laterLargest - laterSmallest <= 1,
+            gapCount >= 3, firstGap > laterLargest + 1
+        else { return nil }
+        let period = laterSmallest
+        let periods = Double(firstGap) / Double(period)
+        let isWhole = abs(periods - periods.rounded()) * Double(period) <= 1
+        guard isReordered || isWhole else { return nil }
+        return firstGap - period
     }
     /// A variable frame rate, as far as the times can tell. Times that arrive in order: any uneven
     /// gaps. Reordered ones (B-frames) only when the gaps are at most twice the shortest (an
     /// FFmpeg fragmented MP4 gives its first frame 1.6 periods) or every one is a few whole frame
-    /// periods (at most `reorderedGapPeriods`) and at least 5 % of them longer than one (a change
-    /// of rate: a phone going from 60 to 30 fps): a reordered frame far from its neighbours, or
-    /// one lone long gap, is more likely a damaged composition offset than a pause, and is left to
-    /// the checks of evenly spaced frames, which refuse it.
-    var isVariable: Bool {
+    /// periods (at most `reorderedGapPeriods`): frames left out of a constant rate (a phone going
+    /// from 60 to 30 fps, a trim by stream copy that ends in decode order and leaves out the
+    /// B-frames shown before the last reference frame, frames a timestamps file skips). A
+    /// reordered frame far from its neighbours (a damaged composition offset) is left to the
+    /// checks of evenly spaced frames, which refuse it.
+    public var isVariable: Bool {
         let all = settled
-        guard all.isInOrder, all.smallest != .max, all.largest - all.smallest > 1 else { return false }
+        guard all.isInOrder, all.smallest != .max, all.largest - all.smallest > 1, all.leadingOffsetTicksSettled == nil
+        else { return false }
         return !isReordered || (all.smallest > 0 && all.largest <= 2 * all.smallest)
-            || (all.regularPeriod(periodsAtMost: GapRange.reorderedGapPeriods) != nil
-                && (all.gapCount - all.regularCount) * 20 >= all.gapCount)
+            || all.regularPeriod(periodsAtMost: GapRange.reorderedGapPeriods) != nil
     }
     static let reorderedGapPeriods = 16
 
@@ -88,10 +126,11 @@ struct GapRange: Sendable {
     /// period is first the mean of the gaps within a tick of the smallest; each gap may be off its
     /// whole number k of periods by the rounding of its two ends and k times that estimate's error
     /// (a tick each); the period is then all the gaps' length over all their periods.
-    var regularPeriod: Rational? { regularPeriod(periodsAtMost: nil) }
+    public var regularPeriod: Rational? { regularPeriod(periodsAtMost: nil) }
 
     private func regularPeriod(periodsAtMost limit: Int?) -> Rational? {
         let all = settled
+        if all.leadingOffsetTicksSettled != nil { return nil }
         guard all.isInOrder, !all.hasManyLengths, all.regularCount > 0, all.regularCount * 4 >= all.gapCount else {
             return nil
         }
