@@ -216,7 +216,8 @@ public struct ExportPlan: Sendable {
                         ? "the re-encoded stretches match the copied stream's encoder instead"
                         : "this export copies it"))
         }
-        if analysis.isEvenlySpaced {
+        // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
+        if analysis.isEvenlySpaced || analysis.isOnGrid {
             plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
         }
         try PlanBounds.check(

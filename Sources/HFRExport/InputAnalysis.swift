@@ -45,6 +45,9 @@ public struct InputAnalysis: Sendable {
     /// The presentation time (ticks) of a first frame shown early (`GapRange.leadingOffsetTicks`),
     /// which the copy puts at `origin`, one period before the second; nil when there is none.
     public internal(set) var leadingFrame: Int64?
+    /// Frames left out of a constant rate: every gap a whole number of periods
+    /// (`GapRange.regularPeriod`), so their times lie on that rate's grid.
+    public internal(set) var isOnGrid = false
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
 
@@ -69,6 +72,10 @@ public struct InputAnalysis: Sendable {
         try checkCodec(video)
         try TimestampCheck.timeBase(video.timeBase)
         guard structure.frameCount > 0 else { throw .badInput("the video stream has no frames") }
+        // As the probe measured (`GapRange.takesWholeFirstGapAsOffset`): an index listing entries
+        // that are no frames starts the video at its second frame's period.
+        let listsEmptyEntries = video.declaredFrameCount > Int64(report.streams[structure.streamIndex].packetCount)
+        for cut in times.gaps.indices { times.gaps[cut].takesWholeFirstGapAsOffset = listsEmptyEntries }
         // Layer cuts of reordered streams are not planned from their spacing (as before the gaps
         // were read in presentation order): only the full stream's spacing is used for them.
         let evenCuts = times.hasReordering ? [] : Set(times.gaps.indices.filter { times.gaps[$0].isEven })
@@ -208,6 +215,7 @@ extension InputAnalysis {
             firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,
             keyframeBeforeStart: times.keyBefore, keyframeAfterEnd: times.keyAfter, hasReordering: times.hasReordering)
         if let early = stream.leadingFrame, origin == start { leadingFrame = early.pts }
+        isOnGrid = times.gaps[InputAnalysis.allLevels].regularPeriod != nil
         // The frame times were taken from the first frame read when the container gave no start.
         let shift = (times.presentationStart ?? times.firstTime ?? origin) - origin
         keyframes = times.keyframes.map { $0 + shift }

@@ -14,7 +14,7 @@ import HFRMedia
 ///   span; else the rate the container declares when within 1 %.
 struct FrameRateMeasurement {
     let shownFrom: Int64?
-    private(set) var spacing = GapRange()
+    var spacing = GapRange()
     private(set) var count = 0
     private(set) var first: Int64?
     private(set) var last: Int64?
@@ -25,6 +25,8 @@ struct FrameRateMeasurement {
 
     mutating func add(_ pts: Int64?) {
         guard let pts else {
+            // A frame without a time (a packed MPEG-4 B-frame's anchor) is a frame of the span.
+            count += 1
             spacing.keep(nil)
             return
         }

@@ -28,6 +28,9 @@ public struct GapRange: Sendable {
     private var lastGap: Int64?
     private var laterSmallest: Int64 = .max
     private var laterLargest: Int64 = .min
+    /// Whether a first gap of whole periods between frames in order is a start offset: set where
+    /// the container's index lists more entries than it has frames (an AVI's empty chunks).
+    public var takesWholeFirstGapAsOffset = false
     public static let depth = 32
     static let distinctGaps = 64
 
@@ -47,9 +50,17 @@ public struct GapRange: Sendable {
     }
 
     private mutating func place(_ pts: Int64) {
+        defer { last = pts }
+        guard isInOrder || last == nil else { return }
         if let last {
-            let gap = pts - last
-            if gap <= 0 { isInOrder = false }
+            // Damaged times (a fragment's decode time of 2⁶³) are no spacing: nothing is computed
+            // from them that could overflow, and their jump is refused by `TimestampJump`.
+            let step = pts.subtractingReportingOverflow(last)
+            let gap = step.partialValue
+            guard !step.overflow, gap > 0, gap < GapRange.longestGap else {
+                isInOrder = false
+                return
+            }
             if smallest != .max, gap < smallest - 1 { (regularCount, regularSum) = (0, 0) }
             smallest = min(smallest, gap)
             largest = max(largest, gap)
@@ -66,8 +77,10 @@ public struct GapRange: Sendable {
             }
             lastGap = gap
         }
-        last = pts
     }
+
+    /// Longer gaps (2⁴⁰ ticks: 12 days in nanoseconds) are taken for damaged times.
+    static let longestGap: Int64 = 1 << 40
 
     /// With the window placed: every time seen.
     private var settled: GapRange {
@@ -87,10 +100,11 @@ public struct GapRange: Sendable {
     /// Ticks the first frame is shown early: it stands longer than one period before frames evenly
     /// spaced after it. A muxer's start offset (the audio's priming) that the container could not
     /// store: FFmpeg's fragmented MP4 without `default_base_moof` has its first decode time taken
-    /// as 0, its AVI writes empty chunks after the first frame. The first frame belongs one period
-    /// before the second. Only where that is plain: with B-frames (a first gap no drop makes), or
-    /// a whole number of periods (the AVI's empty chunks); a lone long first gap of frames in order
-    /// otherwise stays as the file has it (ffmpeg's `frag_every_frame`). Nil when there is none.
+    /// as 0, its AVI writes empty index entries after the first frame. The first frame belongs one
+    /// period before the second. Only where that is plain: with B-frames (a first gap no drop
+    /// makes), or a whole number of periods where the index lists entries that are no frames
+    /// (`takesWholeFirstGapAsOffset`); frames in order are otherwise taken as the file has them (a
+    /// camera's first frames dropped; ffmpeg's `frag_every_frame`). Nil when there is none.
     public var leadingOffsetTicks: Int64? { settled.leadingOffsetTicksSettled }
 
     private var leadingOffsetTicksSettled: Int64? {
@@ -100,7 +114,7 @@ public struct GapRange: Sendable {
         let period = laterSmallest
         let periods = Double(firstGap) / Double(period)
         let isWhole = abs(periods - periods.rounded()) * Double(period) <= 1
-        guard isReordered || isWhole else { return nil }
+        guard isReordered || (isWhole && takesWholeFirstGapAsOffset) else { return nil }
         return firstGap - period
     }
     /// A variable frame rate, as far as the times can tell. Times that arrive in order: any uneven
@@ -138,9 +152,9 @@ public struct GapRange: Sendable {
         var (ticks, periods): (Int64, Int64) = (0, 0)
         for (gap, count) in all.lengths {
             let k = (Double(gap) / estimate).rounded()
-            guard k >= 1, abs(Double(gap) - k * estimate) <= 1 + k, limit.map({ k <= Double($0) }) ?? true else {
-                return nil
-            }
+            guard k >= 1, k < Double(GapRange.longestGap), abs(Double(gap) - k * estimate) <= 1 + k,
+                limit.map({ k <= Double($0) }) ?? true
+            else { return nil }
             ticks += gap * Int64(count)
             periods += Int64(k) * Int64(count)
         }

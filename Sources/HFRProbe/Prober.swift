@@ -171,7 +171,9 @@ public enum Prober {
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
         let audio = streams.first { $0.kind == .audio }
         let streamReports = streams.map { info in
-            let t = tallies[info.index]
+            var t = tallies[info.index]
+            // An index listing more entries than frames (an AVI's empty chunks after its first frame).
+            t.rate?.spacing.takesWholeFirstGapAsOffset = info.declaredFrameCount > Int64(t.packetCount)
             return ProbeReport.Stream(
                 info: info, packetCount: t.packetCount, frameCount: t.packetCount, byteCount: t.byteCount,
                 firstPts: t.minStart,
