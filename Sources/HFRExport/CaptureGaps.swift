@@ -1,4 +1,5 @@
 import HFRMedia
+import HFRProbe
 
 /// The gaps in a capture where frames were dropped: reads the times of the input's video packets
 /// (no decoding), in presentation order (put back in it through a window of the latest

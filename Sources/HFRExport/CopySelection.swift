@@ -67,7 +67,9 @@ struct CopySelection {
 
     /// The fate of the frame presented at `pts` (decoded at `dts`, lasting `duration` source ticks).
     func choose(pts: Int64, dts: Int64?, duration: Int64, structure: FrameStructure?) -> Choice {
-        let t = time(pts)
+        // A first frame shown early starts the video, one period before the second.
+        let isLeading = pts == plan.leadingFrame
+        let t = isLeading ? Rational(0) : time(pts)
         let level = structure.map { LayerPlan.level(of: $0, usesTemporalID: layers.usesTemporalID) } ?? 0
         let segment = plan.map.segmentIndex(at: t)
         let inRange = plan.decodeStart.map { t >= $0 } ?? true && t < plan.end
@@ -79,12 +81,12 @@ struct CopySelection {
         let speed = plan.map.segments[segment].speed
         let stride = LayerPlan.stride(capture: plan.streamRate, speed: speed, output: plan.outputRate)
         let times: (pts: Int64, dts: Int64?, duration: Int64)
-        if let offset = tickOffset, stride.isInteger, duration > 0 {
+        if let offset = tickOffset, stride.isInteger, duration > 0, !isLeading {
             times = (pts - offset, dts.map { $0 - offset }, duration * stride.numerator)
         } else {
             // A frame of unknown duration (Matroska without BlockDurations) lasts one period.
             var frameDuration =
-                duration > 0 ? Rational.seconds(duration, in: sourceTimeBase) : plan.streamRate.reciprocal
+                duration > 0 && !isLeading ? Rational.seconds(duration, in: sourceTimeBase) : plan.streamRate.reciprocal
             if let cadence = plan.cadence { frameDuration = cadence.snapDuration(frameDuration) }
             let sourceDuration = frameDuration * stride
             times = (ticks(t), dts.map { ticks(time($0)) }, ticks(t + sourceDuration) - ticks(t))

@@ -1,4 +1,5 @@
 import HFRMedia
+import HFRProbe
 
 /// What the one pass over the input leaves: the outputs that took the packets, and the plan as
 /// carried out (`preview`). The export reports it and checks its file against it; the dry run

@@ -168,6 +168,8 @@ public final class ExportPipeline {
         var decodeTimes = TimestampCheck.Order(allowsBackwards: demuxer.isRawStream)
         var presentationTimes = TimestampCheck.Presentation()
         var spacing = GapRange()
+        // A first frame the analysis starts one period before the second is no gap either.
+        spacing.takesWholeFirstGapAsOffset = video.plan.leadingFrame != nil
         // Every stream's times, audio and data too: a quick analysis read none of them.
         let streams = demuxer.streams
         var jumps = [TimestampJump.Watch](repeating: TimestampJump.Watch(), count: streams.count)

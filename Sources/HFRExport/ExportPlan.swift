@@ -50,6 +50,8 @@ public struct ExportPlan: Sendable {
     /// Evenly spaced frames stamped in a time base that rounds them (Matroska's milliseconds): the
     /// grid their times are put back on before they are mapped.
     var cadence: Cadence?
+    /// A first frame shown early (`InputAnalysis.leadingFrame`, source ticks): copied at time 0.
+    var leadingFrame: Int64?
     /// `--fill-drops`: how the frames the capture dropped are made (`DropFill`), nil when its gaps
     /// are kept; the output frames made so (`CaptureGaps`, set before writing) and the frames the
     /// capture dropped within the range.
@@ -161,6 +163,7 @@ public struct ExportPlan: Sendable {
             reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
             interpolation: settings.interpolation)
         plan.shutter = settings.shutter.map { $0 / Rational(360) }
+        plan.leadingFrame = analysis.leadingFrame
         plan.cutFill = settings.cutFill
         if let splice {
             plan.reencodedSpans = splice.spans
@@ -213,7 +216,8 @@ public struct ExportPlan: Sendable {
                         ? "the re-encoded stretches match the copied stream's encoder instead"
                         : "this export copies it"))
         }
-        if analysis.isEvenlySpaced {
+        // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
+        if analysis.isEvenlySpaced || analysis.isOnGrid {
             plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
         }
         try PlanBounds.check(

@@ -42,6 +42,12 @@ public struct InputAnalysis: Sendable {
     /// Video frames that have no presentation time (packed MPEG-4 B-frames in AVI): a copy cannot
     /// place them, so their export is decoded.
     public internal(set) var untimedFrames = 0
+    /// The presentation time (ticks) of a first frame shown early (`GapRange.leadingOffsetTicks`),
+    /// which the copy puts at `origin`, one period before the second; nil when there is none.
+    public internal(set) var leadingFrame: Int64?
+    /// Frames left out of a constant rate: every gap a whole number of periods
+    /// (`GapRange.regularPeriod`), so their times lie on that rate's grid.
+    public internal(set) var isOnGrid = false
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
 
@@ -66,6 +72,10 @@ public struct InputAnalysis: Sendable {
         try checkCodec(video)
         try TimestampCheck.timeBase(video.timeBase)
         guard structure.frameCount > 0 else { throw .badInput("the video stream has no frames") }
+        // As the probe measured (`GapRange.takesWholeFirstGapAsOffset`): an index listing entries
+        // that are no frames starts the video at its second frame's period.
+        let listsEmptyEntries = video.declaredFrameCount > Int64(report.streams[structure.streamIndex].packetCount)
+        for cut in times.gaps.indices { times.gaps[cut].takesWholeFirstGapAsOffset = listsEmptyEntries }
         // Layer cuts of reordered streams are not planned from their spacing (as before the gaps
         // were read in presentation order): only the full stream's spacing is used for them.
         let evenCuts = times.hasReordering ? [] : Set(times.gaps.indices.filter { times.gaps[$0].isEven })
@@ -190,24 +200,12 @@ extension InputAnalysis {
         guard stream.frameCount > 0 else { throw .badInput("the video stream has no frames") }
         try TimestampCheck.rate(frames: stream.frameCount, in: duration)
         let earliest = Rational.seconds(firstPts, in: video.timeBase)
-        let origin = times.presentationStart.map { $0 > earliest ? $0 : earliest } ?? earliest
-        var rate = captureRate
-        // A rate measured from coarse timestamps (Matroska's milliseconds: 59000/983) is the
-        // container's declared rate when that is within 1 %: the exact value the timestamps round.
-        // Frames dropped from a constant rate (a camera's timestamps with gaps): the rate is the
-        // frames' period, not their average over the gaps, so each gap stays whole periods long.
-        let gaps = times.gaps[InputAnalysis.allLevels]
-        var isExact = false
-        if capture.source == .measured, !gaps.isEven, let period = gaps.regularPeriod {
-            let measured = Rational(1) / (period * video.timeBase)
-            rate = Prober.nearestExactRate(measured)
-            isExact = rate != measured
-        }
-        if capture.source == .measured, !isExact, let declared = video.realFrameRate ?? video.averageFrameRate,
-            abs(((declared - rate) / declared).doubleValue) < 0.01
-        {
-            rate = declared
-        }
+        // A first frame shown early (a muxer's start offset, `GapRange.leadingOffsetTicks`): the
+        // video starts one period before the second frame, and the copy puts the first one there.
+        let start = stream.leadingFrame.map { Rational.seconds($0.start, in: video.timeBase) } ?? earliest
+        let origin = times.presentationStart.map { $0 > start ? $0 : start } ?? start
+        // The rate `Prober` measured (`FrameRateMeasurement`): `hfr probe` reports the same.
+        let rate = captureRate
         self.init(
             video: video, audio: audio, captureRate: rate, captureRateSource: capture.source,
             streamScale: capture.scale, layerSignalling: layers.signalling, levelCount: layers.levelCount,
@@ -216,6 +214,8 @@ extension InputAnalysis {
             origin: origin, end: earliest + duration - origin,
             firstBaseLayerTime: layers.signalling == nil ? nil : times.firstBase,
             keyframeBeforeStart: times.keyBefore, keyframeAfterEnd: times.keyAfter, hasReordering: times.hasReordering)
+        if let early = stream.leadingFrame, origin == start { leadingFrame = early.pts }
+        isOnGrid = times.gaps[InputAnalysis.allLevels].regularPeriod != nil
         // The frame times were taken from the first frame read when the container gave no start.
         let shift = (times.presentationStart ?? times.firstTime ?? origin) - origin
         keyframes = times.keyframes.map { $0 + shift }

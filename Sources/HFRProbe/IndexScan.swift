@@ -28,7 +28,7 @@ public struct IndexScan: Sendable {
         _ demuxer: borrowing Demuxer, path: String, onFrame: ((ProbedFrame) -> Void)? = nil
     ) -> IndexScan? {
         guard let (video, marks) = standIn(demuxer, path: path) else { return nil }
-        var tally = StreamTally()
+        var tally = StreamTally.video(shownFrom: video.startTime)
         var jump: TimestampJump?
         // Stops at a jump (see `TimestampJump`): the frames after it are not handed on.
         struct Leap: Error {}
@@ -42,14 +42,14 @@ public struct IndexScan: Sendable {
         } catch {
             // Only the closure above throws.
         }
-        let measured = tally.measuredFrameRate(timeBase: video.timeBase)
+        let measured = tally.measuredFrameRate(timeBase: video.timeBase, declared: Prober.declaredRate(video))
         let (capture, source) = Prober.captureRate(info: video, measured: measured, tags: demuxer.metadata, path: path)
         return IndexScan(
             video: video,
             stream: ProbeReport.Stream(
                 info: video, packetCount: tally.packetCount, frameCount: tally.packetCount,
                 byteCount: tally.byteCount, firstPts: tally.minStart, measuredFrameRate: measured,
-                measuredDuration: tally.measuredDuration(timeBase: video.timeBase)),
+                measuredDuration: tally.measuredDuration(timeBase: video.timeBase), leadingFrame: tally.leadingFrame),
             captureFrameRate: capture, captureFrameRateSource: source, jump: jump)
     }
 

@@ -31,10 +31,14 @@ public struct ProbeReport: Sendable {
         public let byteCount: Int64
         /// Earliest presented time, in the stream's time base (after decoder-skipped priming).
         public let firstPts: Int64?
-        /// Measured from timestamps: (frames − 1) / (last − first presentation time).
+        /// Measured from timestamps (video: `FrameRateMeasurement`, the rate export plans with).
         public let measuredFrameRate: Rational?
         /// From the earliest presentation time to the end of the latest packet, in seconds.
         public let measuredDuration: Rational?
+        /// A first video frame shown early (`GapRange.leadingOffsetTicks`): its presentation time
+        /// and where the video starts (one period before the second frame), in ticks. Nil when
+        /// there is none.
+        public var leadingFrame: (pts: Int64, start: Int64)? = nil
     }
 
     /// The temporal layers of a video stream and the rates it can be thinned to without re-encoding.

@@ -33,6 +33,7 @@ public enum Prober {
         let indexed = input.timing == nil ? IndexScan.standIn(demuxer, path: path) : nil
         let marks = indexed?.1 ?? (isMP4Family ? MP4SampleFlags(path: path) : nil)
         var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)
+        if let video { tallies[video.index] = .video(shownFrom: video.startTime) }
         // An audio stream's sample period: the decoder skips whole samples at its start (priming).
         let samplePeriods = streams.map {
             $0.kind == .audio && $0.sampleRate > 0
@@ -170,12 +171,15 @@ public enum Prober {
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
         let audio = streams.first { $0.kind == .audio }
         let streamReports = streams.map { info in
-            let t = tallies[info.index]
+            var t = tallies[info.index]
+            // An index listing more entries than frames (an AVI's empty chunks after its first frame).
+            t.rate?.spacing.takesWholeFirstGapAsOffset = info.declaredFrameCount > Int64(t.packetCount)
             return ProbeReport.Stream(
                 info: info, packetCount: t.packetCount, frameCount: t.packetCount, byteCount: t.byteCount,
                 firstPts: t.minStart,
-                measuredFrameRate: info.kind == .video ? t.measuredFrameRate(timeBase: info.timeBase) : nil,
-                measuredDuration: t.measuredDuration(timeBase: info.timeBase))
+                measuredFrameRate: info.kind == .video
+                    ? t.measuredFrameRate(timeBase: info.timeBase, declared: declaredRate(info)) : nil,
+                measuredDuration: t.measuredDuration(timeBase: info.timeBase), leadingFrame: t.leadingFrame)
         }
         let tags = demuxer.metadata
         let structure = video.map { info in
@@ -263,6 +267,12 @@ public enum Prober {
             Rational(Int64((x * 1000).rounded()), 1000),
         ]
         return candidates.first { $0.numerator > 0 && abs($0.doubleValue - x) <= tolerance } ?? rate
+    }
+
+    /// The frame rate the container declares for `info` (to which a measurement within 1 % is
+    /// taken as rounded): its base rate, else its average.
+    static func declaredRate(_ info: StreamInfo) -> Rational? {
+        info.realFrameRate ?? info.averageFrameRate
     }
 
     /// The capture rate: declared by a tag, else measured from the timestamps, else the container's

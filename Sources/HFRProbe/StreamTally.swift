@@ -13,11 +13,23 @@ struct StreamTally {
     var minStart: Int64?
     /// The largest step between consecutive presentation times (a damaged time field's jump).
     var jumps = TimestampJump.Watch()
+    /// The video's frames as the rate is measured from them (`FrameRateMeasurement`); nil for
+    /// other streams.
+    var rate: FrameRateMeasurement?
+
+    /// A tally of the main video stream, whose rate is measured from the frames presented at or
+    /// after `shownFrom` (an edit list's start: the frames it hides are no part of the timing).
+    static func video(shownFrom: Int64?) -> StreamTally {
+        var tally = StreamTally()
+        tally.rate = FrameRateMeasurement(shownFrom: shownFrom)
+        return tally
+    }
 
     mutating func add(pts: Int64?, duration: Int64, size: Int, skippedTicks: Int64 = 0) {
         packetCount += 1
         byteCount += Int64(size)
         jumps.add(pts)
+        rate?.add(pts)
         guard let pts else { return }
         if firstPts == nil { firstPts = pts }
         minPts = Swift.min(minPts ?? pts, pts)
@@ -32,9 +44,16 @@ struct StreamTally {
         }
     }
 
-    /// (frames − 1) / (last − first presentation time): exact for constant-rate streams. Nil when
-    /// the span does not fit in 64 bits (damaged times).
-    func measuredFrameRate(timeBase: Rational) -> Rational? {
+    /// A first video frame shown early (`GapRange.leadingOffsetTicks`): its time, where it belongs.
+    var leadingFrame: (pts: Int64, start: Int64)? {
+        guard let rate, let offset = rate.spacing.leadingOffsetTicks, let first = rate.first else { return nil }
+        return (first, first + offset)
+    }
+
+    /// The video's rate (`FrameRateMeasurement`), else (frames − 1) / (last − first presentation
+    /// time). Nil when the span does not fit in 64 bits (damaged times).
+    func measuredFrameRate(timeBase: Rational, declared: Rational? = nil) -> Rational? {
+        if let rate { return rate.rate(timeBase: timeBase, declared: declared) }
         guard packetCount > 1, let lo = minPts, let hi = maxPts, hi > lo else { return nil }
         let span = hi.subtractingReportingOverflow(lo)
         guard !span.overflow else { return nil }
