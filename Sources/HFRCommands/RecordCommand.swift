@@ -308,8 +308,11 @@ public struct RecordCommand: Command {
         progress.prepareSignalMessages()
         StopSignal.install()
         // The session starts streaming in the pipeline, after the audio device opened.
+        // A warning while recording erases a live progress line first (it is redrawn after).
+        let erase = ProgressLine.style == .terminal ? "\r\u{1B}[K" : ""
         let pipeline = RecordPipeline(
-            settings: settings, session: session, preview: previewSession?.tap, triggers: board, force: force)
+            settings: settings, session: session, preview: previewSession?.tap, triggers: board, force: force,
+            warn: { Console.error(erase + "Warning: \($0)\n") })
         live.attach(settings: settings, stats: pipeline.stats, triggers: board)
         defer { previewSession?.stop() }
         let keys = board.flatMap { $0.settings.kinds.contains(.key) ? KeyTrigger(board: $0) : nil }
