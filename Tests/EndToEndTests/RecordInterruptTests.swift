@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 41, item 5: Ctrl-C ends every recording with exit 0 and every clip playable. A triggered
 /// recording of the test source (its tone included: the audio encoder's last frame was the fault)
-/// is interrupted at 60 moments spread over the 0.85 s after its first frame was encoded — before
+/// is interrupted at 50 moments spread over the 0.85 s after its first frame was encoded — before
 /// the trigger, inside the ring, inside a clip's window, after it closed — five recordings at a
 /// time, 160x120 at 30 fps. Each clip is checked with one decoding ffprobe run.
 @Suite struct RecordInterruptTests {
@@ -24,7 +24,7 @@ import Testing
         let dir = try TemporaryDirectory()
         var clipsChecked = 0
         var failures: [String] = []
-        for round in 0..<12 {
+        for round in 0..<10 {
             let runs = (0..<5).map { Run(index: round * 5 + $0) }
             let processes = try runs.map { run in
                 try BackgroundProcess(
@@ -53,8 +53,8 @@ import Testing
                 }
             }
         }
-        #expect(failures.isEmpty, "\(failures.count) of 60: \(failures.joined(separator: "\n"))")
-        #expect(clipsChecked >= 30, "\(clipsChecked) clips")
+        #expect(failures.isEmpty, "\(failures.count) of 50: \(failures.joined(separator: "\n"))")
+        #expect(clipsChecked >= 25, "\(clipsChecked) clips")
         // Nothing partial or temporary is left behind.
         let left = try dir.contents().filter {
             !$0.hasPrefix("bg-") && !$0.hasSuffix(".mp4") || $0.contains(".partial")
