@@ -274,8 +274,8 @@ public final class RecordPipeline: Sendable {
     /// a second of the first frame, when it delivers less than asked. Returns what it said.
     private func watch(_ pace: SourcePace, until ended: Locked<Bool>) -> String? {
         var said: String?
-        while !ended.withLock({ $0 }) {
-            usleep(100_000)
+        // A tenth of a second between looks, ended at once when the capture ends.
+        while !ended.withLock(when: { $0 }, timeout: 0.1, { $0 }) {
             guard pace.check() else { continue }
             let asked = settings.capture.frameRate
             var text =
