@@ -210,18 +210,8 @@ public final class RecordPipeline: Sendable {
             : nil
         session.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
-        // The frames waiting for the encoder: in RAM up to the budget with `--buffer ram`. A raw
-        // pre-trigger ring stands between the capture's queue and that one.
         let hasRing = rawRing != nil
-        let encoderInput =
-            settings.ramBudget.map {
-                BoundedQueue<Frame>(byteBudget: $0, producers: hasRing ? 1 : decode?.threads ?? 1) {
-                    $0.byteCount
-                }
-            } ?? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
-        let frames =
-            hasRing
-            ? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1) : encoderInput
+        let (frames, encoderInput) = videoQueues(producers: decode?.threads ?? 1, hasRing: hasRing)
         let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
         let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
@@ -231,9 +221,7 @@ public final class RecordPipeline: Sendable {
             input: input, settings: settings, stats: stats, videoQueue: frames, audioQueue: samples,
             deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) }, pace: pace,
             shouldStop: { [self] in StopSignal.isRequested || stopRequested.load(ordering: .relaxed) })
-        capture.preview = preview
-        capture.triggers = triggers
-        capture.jpegQueue = jpegs
+        (capture.preview, capture.triggers, capture.jpegQueue) = (preview, triggers, jpegs)
         let decodeThreads = decode?.start(from: jpegs!, to: frames) ?? []
         let captureThread = StageThread(name: "capture") { capture.run() }
         var ringThread: StageThread<Void>?
@@ -268,6 +256,21 @@ public final class RecordPipeline: Sendable {
             capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure,
             bufferPeak: encoderInput.peak, audio: audioOutcome, audioDeviceFailure: deviceFailure ?? nil, pace: pace,
             slowSourceWarning: paceThread.join())
+    }
+
+    /// The queue the capture fills and the one the encoder reads, filled by `producers` threads:
+    /// in RAM up to the budget with `--buffer ram`; a raw pre-trigger ring stands between them
+    /// (else they are one).
+    private func videoQueues(
+        producers: Int, hasRing: Bool
+    ) -> (frames: BoundedQueue<Frame>, encoderInput: BoundedQueue<Frame>) {
+        let encoderInput =
+            settings.ramBudget.map {
+                BoundedQueue<Frame>(byteBudget: $0, producers: hasRing ? 1 : producers) { $0.byteCount }
+            } ?? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: producers)
+        let frames =
+            hasRing ? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: producers) : encoderInput
+        return (frames, encoderInput)
     }
 
     /// Looks at the source's pace every tenth of a second until the capture ends; says once, within
