@@ -13,6 +13,8 @@ public final class CaptureInput: FrameSource, @unchecked Sendable {
     public let audio: StreamInfo?
     public let request: CaptureRequest
     private let packet: Packet
+    /// Why the source's own audio stopped being decoded, if it failed: the video goes on without it.
+    public private(set) var audioFailure: AVFailure?
 
     public var videoTimeBase: Rational { video.timeBase }
     public var videoWidth: Int { video.width }
@@ -50,12 +52,17 @@ public final class CaptureInput: FrameSource, @unchecked Sendable {
     public func next() throws -> CaptureItem? {
         while try demuxer.read(into: packet) {
             let isVideo = packet.streamIndex == video.index
-            guard isVideo || packet.streamIndex == audio?.index else { continue }
+            guard isVideo || (packet.streamIndex == audio?.index && audioFailure == nil) else { continue }
             let frame = try Frame()
             if isVideo {
                 if try decode(packet, with: videoDecoder, into: frame) { return .video(frame, wallClock: nil) }
-            } else if let box = audioDecoder, try decode(packet, with: box.decoder, into: frame) {
-                return .audio(frame)
+            } else if let box = audioDecoder {
+                // Audio that cannot be decoded ends the audio, not the recording.
+                do {
+                    if try decode(packet, with: box.decoder, into: frame) { return .audio(frame) }
+                } catch {
+                    audioFailure = error
+                }
             }
         }
         return nil

@@ -185,6 +185,7 @@ public final class CaptureSession: FrameSource, @unchecked Sendable {
     public var sourcePixelFormat: String? { started.sourcePixelFormat }
     public var audio: StreamInfo? { started.audio }
     public var losses: SourceLosses? { started.losses }
+    public var audioFailure: AVFailure? { started.audioFailure }
 
     public func next() throws -> CaptureItem? {
         guard state != .stopped else { return nil }

@@ -12,9 +12,16 @@ public protocol FrameSource: AnyObject, Sendable {
     var audio: StreamInfo? { get }
     /// What the source itself reports about lost frames (nil when it cannot tell).
     var losses: SourceLosses? { get }
+    /// Why the source's own audio failed, if it did (the video goes on without it).
+    var audioFailure: AVFailure? { get }
 
     /// The next item; `.idle` when nothing arrived for a while (so the caller can check for a stop).
     func next() throws -> CaptureItem?
+}
+
+extension FrameSource {
+    /// Sources without audio of their own never fail at it.
+    public var audioFailure: AVFailure? { nil }
 }
 
 /// One thing a source delivers.

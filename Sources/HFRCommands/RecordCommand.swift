@@ -76,6 +76,12 @@ public struct RecordCommand: Command {
         a second Ctrl-C (or kill -9) stops at once, keeping the partial file without the frames
         not yet saved.
 
+        --duration T is a promise in wall-clock time: a source that delivers less than the rate asked
+        (a filter graph too slow to make it, a camera lengthening its exposure) is named in a warning
+        within a second of the first frame, and the recording ends T after that frame with the frames
+        it gave. Audio that ends, stalls or fails before the video never ends the recording: the
+        track goes on in silence (or, when its encoder failed, ends there), and the summary says so.
+
         --preview [HOST:]PORT serves a live page while recording (hfr preview --help): the picture
         as MJPEG (≤ 640 px wide, ≤ 30 fps), the figures as JSON (/status) and events; it never holds
         up the capture (a picture is offered to it only when it is free).
@@ -111,7 +117,10 @@ public struct RecordCommand: Command {
                 "layers", "1-4", help: "Temporal layers (default: 3 at ≥ 120 fps, 2 at ≥ 60, 1 below).",
                 choices: ["1", "2", "3", "4"]),
             .value("bitrate", "B", help: "Target bitrate, e.g. 8M (default: from size and rate)."),
-            .value("duration", "T", help: "Stop after T of media time (5, 2.5s, 500ms, 1:30 or 1:02:03)."),
+            .value(
+                "duration", "T",
+                help: "Stop after T (5, 2.5s, 500ms, 1:30 or 1:02:03) from the first frame, by the clock when the "
+                    + "source is slower than asked."),
             .value("frames", "N", help: "Stop after N frames."),
             .value(
                 "audio", "DEVICE|none",
@@ -312,8 +321,11 @@ public struct RecordCommand: Command {
         }
         Signals.install(signals)
         // The session starts streaming in the pipeline, after the audio device opened.
+        // A warning while recording erases a live progress line first (it is redrawn after).
+        let erase = ProgressLine.style == .terminal ? "\r\u{1B}[K" : ""
         let pipeline = RecordPipeline(
-            settings: settings, session: session, preview: previewSession?.tap, triggers: board, force: force)
+            settings: settings, session: session, preview: previewSession?.tap, triggers: board, force: force,
+            warn: { Console.error(erase + "Warning: \($0)\n") })
         live.attach(settings: settings, stats: pipeline.stats, triggers: board)
         defer { previewSession?.stop() }
         let keys = board.flatMap { $0.settings.kinds.contains(.key) ? KeyTrigger(board: $0) : nil }

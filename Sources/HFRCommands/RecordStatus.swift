@@ -34,7 +34,27 @@ enum RecordStatus {
             + RecordStatus.losses(r, capture: capture)
             + "\(DecimalText.fixed(Double(r.bytes) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
             + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall (\(DecimalText.fixed(r.achievedFPS, digits: 1)) fps)"
-            + (r.ramBuffer.map(ramBuffer) ?? "")
+            + (r.ramBuffer.map(ramBuffer) ?? "") + notes(r)
+    }
+
+    /// What went short, appended to the summary line: audio that stopped before the video, a source
+    /// slower than asked.
+    static func notes(_ r: RecordReport) -> String {
+        var text = ""
+        if let a = r.audioShortfall {
+            let at = DecimalText.fixed(a.at.doubleValue, digits: 3)
+            let cause =
+                switch a.cause {
+                case .endOfSource: "its source delivered no more"
+                case .sourceError: "reading its source failed: \(a.failure ?? "")"
+                case .encoderError: "the encoder failed: \(a.failure ?? "")"
+                }
+            text +=
+                "; audio stopped at \(at) s (\(cause)); "
+                + (a.isPadded ? "padded with silence to the end of the video" : "the audio track ends there")
+        }
+        if let slow = r.slowSource { text += "; slow source: \(slow.warning)" }
+        return text
     }
 
     /// "; RAM buffer: at most 1.2 GiB of 8.0 GiB (380 frames), saved in 3.1 s after a 6.0 s capture".
@@ -54,7 +74,7 @@ enum RecordStatus {
             + ", dropped \(r.framesDroppedLate) late, "
             + losses(r, capture: capture) + "pre-trigger ring at most "
             + "\(DecimalText.fixed(Double(r.ringPeakBytes ?? 0) / 1e6, digits: 1)) MB, stopped by \(r.stopReason.rawValue), "
-            + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall"
+            + "\(DecimalText.fixed(r.wallSeconds, digits: 1)) s wall" + notes(r)
         if clips.isEmpty { text += "\nNo trigger fired: nothing was kept" }
         for clip in clips {
             text += "\n  \(clip.path): "
@@ -131,8 +151,30 @@ enum RecordStatus {
                     })
             ),
             ("capture", .object([("api", .string(capture.api)), ("dropsFrom", .string(capture.dropsFrom))])),
+            ("audioStopped", .optional(r.audioShortfall.map(audioShortfallJSON))),
+            ("audioSilence", .double(r.audioSilence.doubleValue)),
+            (
+                "slowSource",
+                .optional(
+                    r.slowSource.map {
+                        .object([
+                            ("deliveredFps", .double($0.deliveredFPS)),
+                            ("noticedAfter", .double($0.noticedAfter)),
+                            ("warning", .string($0.warning)),
+                        ])
+                    })
+            ),
             ("clips", .optional(r.clips.map { .array($0.map(clipJSON)) })),
             ("preTriggerPeakBytes", .optional(r.ringPeakBytes.map { .int(Int64($0)) })),
+        ])
+    }
+
+    static func audioShortfallJSON(_ a: AudioShortfall) -> JSONValue {
+        .object([
+            ("at", .double(a.at.doubleValue)),
+            ("cause", .string(a.cause.rawValue)),
+            ("track", .string(a.isPadded ? "padded-with-silence" : "ends-there")),
+            ("failure", .optional(a.failure.map { .string($0) })),
         ])
     }
 

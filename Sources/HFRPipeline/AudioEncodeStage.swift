@@ -21,6 +21,7 @@ final class AudioEncodeStage {
     var levelTrigger: TriggerBoard?
     /// Samples placed on the timeline so far (what the next frame's pts should be).
     private var placed: Int64 = 0
+    private var outcome = Outcome()
 
     init(sampleRate: Int, channels: Int, stats: RecordStats) throws(EncoderFailure) {
         do {
@@ -48,41 +49,79 @@ final class AudioEncodeStage {
         }
     }
 
+    /// What the audio thread did: where the source's samples ended, the silence written where it
+    /// had none, and the encoder's failure if one ended the audio track early.
+    struct Outcome: Sendable {
+        /// The end of the last samples the source gave, in samples from the first video frame.
+        var sourceEnd: Int64 = 0
+        /// Samples of silence written where the source gave none (gaps, a stall, after its end).
+        var silence: Int64 = 0
+        /// Where the track had to end (the video's end), in samples; nil when the capture never said.
+        var target: Int64?
+        /// Set when encoding failed: the audio track ends there, the recording goes on without it.
+        var failure: EncoderFailure?
+        /// Samples encoded (the track's length) when it failed.
+        var encoded: Int64 = 0
+    }
+
     /// Encodes until the capture ends; the video's end, sent last, is where the audio must end: a
-    /// short tail is padded with silence, a long one cut. Returns the failure that stopped it early.
-    func run(from captured: BoundedQueue<CapturedAudio>, to mux: BoundedQueue<MuxItem>) -> EncoderFailure? {
+    /// short tail is padded with silence, a long one cut. A failure ends only the audio track: the
+    /// capture goes on (its samples are dropped from then on) and the video with it.
+    func run(from captured: BoundedQueue<CapturedAudio>, to mux: BoundedQueue<MuxItem>) -> Outcome {
         defer { mux.finish() }
         do throws(AVFailure) {
-            var videoEnd: Rational?
             while let item = captured.pop() {
                 switch item {
-                case .samples(let frame): try place(frame)
-                case .videoEnd(let end): videoEnd = end
+                case .samples(let frame):
+                    if try place(frame) { outcome.sourceEnd = placed }
+                case .silence(let end): try pad(to: (end * Rational(Int64(sampleRate))).rounded())
+                case .videoEnd(let end): outcome.target = (end * Rational(Int64(sampleRate))).rounded()
                 }
-                while fifo.count >= encoder.frameSize {
-                    guard try encode(fifo.read(encoder.frameSize, sampleRate: sampleRate), mux) else {
-                        captured.cancel()
-                        return nil
-                    }
+                guard try drain(mux) else {
+                    captured.cancel()
+                    return outcome
                 }
             }
-            try finish(at: videoEnd.map { ($0 * Rational(Int64(sampleRate))).rounded() } ?? placed, mux)
-            return nil
+            try finish(at: outcome.target ?? placed, mux)
         } catch {
+            // Nothing more is taken from the capture (its pushes return at once), which goes on.
             captured.cancel()
-            return .libav(error)
+            outcome.failure = .libav(error)
+            outcome.encoded = samplesSent
+        }
+        return outcome
+    }
+
+    /// Encodes every whole encoder frame the FIFO holds; false when the muxer has gone.
+    private func drain(_ mux: BoundedQueue<MuxItem>) throws(AVFailure) -> Bool {
+        while fifo.count >= encoder.frameSize {
+            guard try encode(fifo.read(encoder.frameSize, sampleRate: sampleRate), mux) else { return false }
+        }
+        return true
+    }
+
+    /// Fills silence up to sample `target` (the source stalled or ended): a frame at a time, so a
+    /// long gap never sits in memory whole. The muxer going away ends it.
+    private func pad(to target: Int64, _ mux: BoundedQueue<MuxItem>? = nil) throws(AVFailure) {
+        while placed < target {
+            let n = min(target - placed, Int64(encoder.frameSize))
+            try fifo.writeSilence(Int(n))
+            placed += n
+            outcome.silence += n
+            if let mux, try !drain(mux) { return }
         }
     }
 
-    /// Pads or cuts what is left to end at sample `target`, encodes it and drains the encoder.
+    /// Pads or cuts what is left to end at sample `target`, encodes it and drains the encoder: whole
+    /// encoder frames, then at most one shorter last one (a frame longer than the encoder's frame
+    /// size is refused with EINVAL).
     private func finish(at target: Int64, _ mux: BoundedQueue<MuxItem>) throws(AVFailure) {
-        if placed < target {
-            try fifo.writeSilence(Int(target - placed))
-            placed = target
-        }
+        try pad(to: target, mux)
+        let extra = Int(max(0, placed - target))
+        guard try drain(mux) else { return }
         if fifo.count > 0 {
             let last = try fifo.read(fifo.count, sampleRate: sampleRate)
-            last.truncateSamples(to: last.sampleCount - Int(max(0, placed - target)))
+            last.truncateSamples(to: last.sampleCount - extra)
             if last.sampleCount > 0 { _ = try encode(last, mux) }
         }
         _ = try encode(nil, mux)
@@ -90,7 +129,9 @@ final class AudioEncodeStage {
 
     /// Puts `frame` where its pts says (samples from the first video frame): a gap before it becomes
     /// silence and an overlap is cut, so audio stays in sync however the device delivered it.
-    private func place(_ frame: Frame) throws(AVFailure) {
+    /// (A gap longer than 10 s keeps 10 s: the capture fills a stall as it happens, `.silence`.)
+    /// Whether any of its samples were kept.
+    private func place(_ frame: Frame) throws(AVFailure) -> Bool {
         let converted = try converter.convert(frame)
         var position = frame.pts ?? placed
         // A device's timestamps jitter by a few milliseconds; within 20 ms the samples are taken as
@@ -98,14 +139,13 @@ final class AudioEncodeStage {
         if placed > 0, abs(position - placed) < Int64(sampleRate / 50) { position = placed }
         var skip = 0
         if position > placed {
-            let gap = min(position - placed, Int64(sampleRate) * 10)
-            try fifo.writeSilence(Int(gap))
-            placed += gap
+            try pad(to: placed + min(position - placed, Int64(sampleRate) * 10))
         } else if position < placed {
             skip = Int(placed - position)
         }
         try fifo.write(converted, skipping: skip)
         placed += Int64(max(0, converted.sampleCount - skip))
+        return converted.sampleCount > skip
     }
 
     /// `--trigger audio`: the first sample at or above the threshold fires it at that sample's time
@@ -128,10 +168,13 @@ final class AudioEncodeStage {
         if let frame {
             if let board = levelTrigger { detectLevel(frame, board) }
             frame.pts = samplesSent
+        }
+        _ = try encoder.send(try frame.map { f throws(AVFailure) in try encoder.adapt(f, with: &encoderFormat) })
+        if let frame {
+            // Counted once the encoder took them: a refused frame is not in the file.
             samplesSent += Int64(frame.sampleCount)
             stats.audioSamples.add(frame.sampleCount, ordering: .relaxed)
         }
-        _ = try encoder.send(try frame.map { f throws(AVFailure) in try encoder.adapt(f, with: &encoderFormat) })
         while true {
             let packet = try Packet()
             guard case .value = try encoder.receive(into: packet) else { return true }

@@ -26,6 +26,8 @@ final class CaptureStage {
     /// Frames from a separate audio device (its own thread fills this), if there is one.
     let deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)?
     let shouldStop: @Sendable () -> Bool
+    /// Whether the source keeps up with the rate asked (a slow one ends `--duration` by the clock).
+    let pace: SourcePace?
     /// A live preview's mailbox, offered pictures without waiting (`PreviewTap`).
     var preview: PreviewTap?
     /// A triggered recording's triggers: the requests (signal, key, button) are stamped with the
@@ -49,6 +51,12 @@ final class CaptureStage {
     private var pendingAudio: [Frame] = []
     /// The audio clock's reading (seconds) at the first video frame.
     private var audioOrigin: Rational?
+    /// The end of the audio forwarded so far (samples or silence), in seconds from the first frame.
+    private var audioForwardedEnd = Rational(0)
+    /// How far the audio may lag the video before it counts as stalled and the track goes on in
+    /// silence: a device's audio arrives with some latency (its last samples are waited for up to
+    /// 2 s); the source's own comes with the video.
+    private var audioStallAllowance: Rational { deviceAudio == nil ? Rational(1) : Rational(2) }
 
     /// The audio stream whose frames are forwarded: the source's own, or the audio device's.
     private var audioStream: StreamInfo? { deviceAudio?.stream ?? input.audio }
@@ -56,7 +64,7 @@ final class CaptureStage {
     init(
         input: any FrameSource, settings: RecordSettings, stats: RecordStats, videoQueue: BoundedQueue<Frame>,
         audioQueue: BoundedQueue<CapturedAudio>?, deviceAudio: (queue: BoundedQueue<Frame>, stream: StreamInfo)? = nil,
-        shouldStop: @escaping @Sendable () -> Bool
+        pace: SourcePace? = nil, shouldStop: @escaping @Sendable () -> Bool
     ) {
         self.input = input
         self.settings = settings
@@ -65,6 +73,7 @@ final class CaptureStage {
         self.audioQueue = audioQueue
         self.deviceAudio = deviceAudio
         self.shouldStop = shouldStop
+        self.pace = pace
         frameDuration = settings.capture.frameRate.reciprocal
         latePolicy = settings.lateFrames == .drop ? .dropIfFull : .block
     }
@@ -77,6 +86,8 @@ final class CaptureStage {
         var videoEnd: Rational
         var sourcePixelFormat: String?
         var sourceLosses: SourceLosses?
+        /// Why the source's own audio failed, if it did.
+        var audioFailure: String?
     }
 
     /// Captures until a limit, a stop, the end of the source or a failure.
@@ -99,6 +110,7 @@ final class CaptureStage {
         outcome.videoEnd = videoEnd
         outcome.sourcePixelFormat = input.sourcePixelFormat
         outcome.sourceLosses = lossesAtLastFrame
+        outcome.audioFailure = input.audioFailure?.description
         return outcome
     }
 
@@ -106,7 +118,13 @@ final class CaptureStage {
     private func captureFrames() throws -> StopReason {
         while true {
             if shouldStop() { return .signal }
-            guard let item = try input.next() else { return .endOfSource }
+            if isPastWallClockDuration { return .duration }
+            pace?.enterSource()
+            let next = try input.next()
+            pace?.leaveSource()
+            // A frame that a slow source delivers after the wall-clock end is not taken.
+            if isPastWallClockDuration { return .duration }
+            guard let item = next else { return .endOfSource }
             switch item {
             case .idle:
                 continue
@@ -120,6 +138,13 @@ final class CaptureStage {
                 if let stop = accept(pts: pts, wallClock: wallClock, queue: { queue(packet, pts: $0) }) { return stop }
             }
         }
+    }
+
+    /// `--duration` is a promise in wall-clock time: a source found slower than asked (`SourcePace`)
+    /// ends when that much time has passed since its first frame, whatever media time it reached.
+    private var isPastWallClockDuration: Bool {
+        guard let limit = settings.duration, let pace, pace.isSlow else { return false }
+        return Rational(pace.wallSinceFirstFrame, 1_000_000) >= limit
     }
 
     /// Queues a picture for the encoder, with its pts from the first frame.
@@ -179,11 +204,24 @@ final class CaptureStage {
         case .cancelled: return .endOfSource
         }
         videoEnd = time + frameDuration
+        pace?.noteFrame(end: videoEnd)
         lossesAtLastFrame = input.losses
         if let dropped = lossesAtLastFrame?.dropped { stats.droppedBySource.store(dropped, ordering: .relaxed) }
         while let frame = deviceAudio?.queue.tryPop() { pendingAudio.append(frame) }
         forwardAudio(upTo: videoEnd, isFinal: false)
+        fillStalledAudio()
         return nil
+    }
+
+    /// Audio lagging the video by more than `audioStallAllowance`, with none waiting, has stalled
+    /// or ended: the track goes on in silence to that distance behind the video, so the muxer's
+    /// interleaving (which waits for every track) and a clip (which closes once its audio has
+    /// reached its end) go on with the video.
+    private func fillStalledAudio() {
+        guard let audioQueue, audioOrigin != nil, pendingAudio.isEmpty else { return }
+        let until = videoEnd - audioStallAllowance
+        guard until > audioForwardedEnd, audioQueue.push(.silence(until: until)) == .pushed else { return }
+        audioForwardedEnd = until
     }
 
     /// Waits (up to two seconds) for a device's audio to reach `end`: it arrives with some latency.
@@ -232,6 +270,7 @@ final class CaptureStage {
             // stage drops those leading samples.
             frame.pts = (start * rate).rounded()
             if audioQueue.push(.samples(frame)) == .cancelled { return }
+            audioForwardedEnd = max(audioForwardedEnd, start + Rational(Int64(frame.sampleCount)) / rate)
         }
         if isFinal { pendingAudio.removeAll() }
     }

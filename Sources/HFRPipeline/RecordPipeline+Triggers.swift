@@ -72,7 +72,7 @@ extension RecordPipeline {
             capture.reason = .clips
         }
         var report = makeReport(capture, started: started, keptFragmented: false, audioSampleRate: audioSampleRate)
-        report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
+        complete(&report, outcome, audioSampleRate: audioSampleRate)
         report.clips = clips
         report.ringPeakBytes = max(stage.peakRingBytes, board.rawRingPeakBytes)
         if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }

@@ -22,16 +22,19 @@ public final class RecordPipeline: Sendable {
     let triggers: TriggerBoard?
     /// `--force`: a clip may replace a file of its name.
     let force: Bool
+    /// Where a warning goes while recording (a source slower than asked), as one line.
+    let warn: @Sendable (String) -> Void
 
     public init(
         settings: RecordSettings, session: CaptureSession, preview: PreviewTap? = nil, triggers: TriggerBoard? = nil,
-        force: Bool = false
+        force: Bool = false, warn: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.settings = settings
         self.session = session
         self.preview = preview
         self.triggers = triggers
         self.force = force
+        self.warn = warn
     }
 
     /// Asks the pipeline to stop cleanly (as Ctrl-C does).
@@ -101,7 +104,7 @@ public final class RecordPipeline: Sendable {
             let kept = FileSystem.rename(partial, settings.output) == 0
             var report = makeReport(
                 outcome.capture, started: started, keptFragmented: kept, audioSampleRate: audioFormat?.sampleRate)
-            report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
+            complete(&report, outcome, audioSampleRate: audioFormat?.sampleRate)
             throw .write(writeFailure, report: kept ? report : nil)
         }
         do throws(AVFailure) {
@@ -119,9 +122,25 @@ public final class RecordPipeline: Sendable {
         }
         var report = makeReport(
             outcome.capture, started: started, keptFragmented: false, audioSampleRate: audioFormat?.sampleRate)
-        report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
+        complete(&report, outcome, audioSampleRate: audioFormat?.sampleRate)
         if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }
         return report
+    }
+
+    /// What the stages' outcome adds to a report: the RAM buffer's use, the audio that stopped
+    /// early and the silence written, a source slower than asked.
+    func complete(_ report: inout RecordReport, _ outcome: StagesOutcome, audioSampleRate: Int?) {
+        report.ramBuffer = ramBufferUse(peak: outcome.bufferPeak, wallSeconds: report.wallSeconds)
+        if let audio = outcome.audio, let rate = audioSampleRate {
+            report.audioShortfall = AudioShortfall.from(
+                audio, sampleRate: rate, sourceFailure: outcome.capture.audioFailure ?? outcome.audioDeviceFailure)
+            report.audioSilence = Rational(audio.silence, Int64(rate))
+        }
+        if let noticed = outcome.pace.noticedAfter {
+            report.slowSource = SlowSource(
+                deliveredFPS: outcome.pace.deliveredFPS, noticedAfter: noticed,
+                warning: outcome.slowSourceWarning ?? "")
+        }
     }
 
     /// Opens the audio device (if any) and then starts the capture session.
@@ -165,6 +184,13 @@ public final class RecordPipeline: Sendable {
         var writeFailure: AVFailure?
         /// The most frames, and bytes of frames, that waited for the video encoder at once.
         var bufferPeak: (count: Int, bytes: Int)
+        /// What the audio thread did, when there is audio.
+        var audio: AudioEncodeStage.Outcome?
+        /// Why reading the audio device failed, if it did.
+        var audioDeviceFailure: String?
+        /// Whether the source kept up with the rate asked, and the warning said when it did not.
+        var pace: SourcePace
+        var slowSourceWarning: String?
     }
 
     /// capture → encode (video, audio) → mux: each stage on its own thread, the mux stage on this
@@ -184,36 +210,27 @@ public final class RecordPipeline: Sendable {
             : nil
         session.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }
-        // The frames waiting for the encoder: in RAM up to the budget with `--buffer ram`. A raw
-        // pre-trigger ring stands between the capture's queue and that one.
         let hasRing = rawRing != nil
-        let encoderInput =
-            settings.ramBudget.map {
-                BoundedQueue<Frame>(byteBudget: $0, producers: hasRing ? 1 : decode?.threads ?? 1) {
-                    $0.byteCount
-                }
-            } ?? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1)
-        let frames =
-            hasRing
-            ? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: decode?.threads ?? 1) : encoderInput
+        let (frames, encoderInput) = videoQueues(producers: decode?.threads ?? 1, hasRing: hasRing)
         let samples = audio.map { _ in BoundedQueue<CapturedAudio>(capacity: 64) }
         let mux = BoundedQueue<MuxItem>(capacity: 64, producers: audio == nil ? 1 : 2)
         let deviceQueue = audioDevice.map { _ in BoundedQueue<Frame>(capacity: 256) }
         let deviceThread = audioDevice.map { StageThread(name: "audio-capture", Self.deviceReader($0, deviceQueue!)) }
+        let pace = SourcePace(rate: settings.capture.frameRate)
         let capture = CaptureStage(
             input: input, settings: settings, stats: stats, videoQueue: frames, audioQueue: samples,
-            deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) },
+            deviceAudio: audioDevice.map { (deviceQueue!, $0.stream) }, pace: pace,
             shouldStop: { [self] in Signals.isStopRequested || stopRequested.load(ordering: .relaxed) })
-        capture.preview = preview
-        capture.triggers = triggers
-        capture.jpegQueue = jpegs
+        (capture.preview, capture.triggers, capture.jpegQueue) = (preview, triggers, jpegs)
         let decodeThreads = decode?.start(from: jpegs!, to: frames) ?? []
         let captureThread = StageThread(name: "capture") { capture.run() }
         var ringThread: StageThread<Void>?
         if let rawRing { ringThread = StageThread(name: "raw-ring") { rawRing.run(from: frames, to: encoderInput) } }
         let encodeThread = StageThread(name: "encode") { video.run(from: encoderInput, to: mux) }
-        var audioThread: StageThread<EncoderFailure?>?
+        var audioThread: StageThread<AudioEncodeStage.Outcome>?
         if let audio { audioThread = StageThread(name: "audio") { audio.run(from: samples!, to: mux) } }
+        let captureEnded = Locked(false)
+        let paceThread = StageThread(name: "pace") { [self] in watch(pace, until: captureEnded) }
 
         let writeFailure = sink(mux) {
             let waiting = encoderInput.depth + (hasRing ? frames.depth : 0) + (jpegs?.depth ?? 0)
@@ -228,13 +245,53 @@ public final class RecordPipeline: Sendable {
             samples?.cancel()
         }
         let captured = captureThread.join()
+        captureEnded.withLock { $0 = true }
         ringThread?.join()
         let decodeFailure = decodeThreads.compactMap { $0.join() }.first
-        let encoderFailure = decodeFailure ?? encodeThread.join() ?? audioThread?.join()
-        deviceThread?.join()
+        // An audio failure ends the audio track only (the report says so), never the recording.
+        let encoderFailure = decodeFailure ?? encodeThread.join()
+        let audioOutcome = audioThread?.join()
+        let deviceFailure = deviceThread?.join()
         return StagesOutcome(
             capture: captured, encoderFailure: encoderFailure, writeFailure: writeFailure,
-            bufferPeak: encoderInput.peak)
+            bufferPeak: encoderInput.peak, audio: audioOutcome, audioDeviceFailure: deviceFailure ?? nil, pace: pace,
+            slowSourceWarning: paceThread.join())
+    }
+
+    /// The queue the capture fills and the one the encoder reads, filled by `producers` threads:
+    /// in RAM up to the budget with `--buffer ram`; a raw pre-trigger ring stands between them
+    /// (else they are one).
+    private func videoQueues(
+        producers: Int, hasRing: Bool
+    ) -> (frames: BoundedQueue<Frame>, encoderInput: BoundedQueue<Frame>) {
+        let encoderInput =
+            settings.ramBudget.map {
+                BoundedQueue<Frame>(byteBudget: $0, producers: hasRing ? 1 : producers) { $0.byteCount }
+            } ?? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: producers)
+        let frames =
+            hasRing ? BoundedQueue<Frame>(capacity: settings.queueCapacity, producers: producers) : encoderInput
+        return (frames, encoderInput)
+    }
+
+    /// Looks at the source's pace every tenth of a second until the capture ends; says once, within
+    /// a second of the first frame, when it delivers less than asked. Returns what it said.
+    private func watch(_ pace: SourcePace, until ended: Locked<Bool>) -> String? {
+        var said: String?
+        // A tenth of a second between looks, ended at once when the capture ends.
+        while !ended.withLock(when: { $0 }, timeout: 0.1, { $0 }) {
+            guard pace.check() else { continue }
+            let asked = settings.capture.frameRate
+            var text =
+                "\(settings.capture.source.name) delivers \(DecimalText.fixed(pace.deliveredFPS, digits: 1)) fps, "
+                + "not the \(asked.compactDescription) asked"
+            if let duration = settings.duration {
+                let seconds = DecimalText.fixed(duration, digits: 3)
+                text += ": --duration \(seconds) s is kept by the clock, with fewer frames"
+            }
+            warn(text)
+            said = text
+        }
+        return said
     }
 
     /// The mux stage: writes packets until every encoder has finished; the write that failed, if one did.
@@ -262,17 +319,21 @@ public final class RecordPipeline: Sendable {
     }
 
     /// The audio device's reader: runs until the capture stage cancels the queue (or the device ends).
+    /// Returns why reading failed, if it did (the recording goes on; the audio is filled with silence).
     private static func deviceReader(
         _ device: AudioCaptureInput, _ queue: BoundedQueue<Frame>
-    ) -> @Sendable () -> Void {
+    ) -> @Sendable () -> String? {
         {
+            defer { queue.finish() }
             do {
                 let packet = try Packet()
                 while let frame = try device.next(packet: packet) {
                     if queue.push(frame) == .cancelled { break }
                 }
-            } catch {}
-            queue.finish()
+            } catch {
+                return "\(device.device.description): \(error)"
+            }
+            return nil
         }
     }
 

@@ -38,6 +38,13 @@ public struct RecordReport: Sendable {
     public var ringPeakBytes: Int? = nil
     /// What `--buffer ram` held; nil without it.
     public var ramBuffer: RAMBufferUse? = nil
+    /// Audio that stopped before the video did; nil when it lasted as long (or there is none).
+    public var audioShortfall: AudioShortfall? = nil
+    /// Seconds of silence written where the source gave no audio (gaps, a stall, after its end, and
+    /// the few milliseconds between the last audio frame and the video's end); 0 without audio.
+    public var audioSilence = Rational(0)
+    /// A source slower than the rate asked; nil when it kept up.
+    public var slowSource: SlowSource? = nil
 
     /// Frames per second actually achieved (encoded ÷ wall time).
     public var achievedFPS: Double { wallSeconds > 0 ? Double(framesEncoded) / wallSeconds : 0 }

@@ -44,10 +44,12 @@ import Testing
         let dir = try TemporaryDirectory()
         let seconds = 6
         let budget = 5 << 30
-        let rec = try record(
-            ["--size", size, "--fps", "\(fps)", "--duration", "\(seconds)", "--buffer", "ram:5G", "--audio", "none"],
-            in: dir)
         let frames = seconds * fps
+        // `--frames`: the test source may be slower than real time here, and `--duration` then
+        // ends by the clock.
+        let rec = try record(
+            ["--size", size, "--fps", "\(fps)", "--frames", "\(frames)", "--buffer", "ram:5G", "--audio", "none"],
+            in: dir)
         #expect(rec.count("framesCaptured") == frames)
         #expect(rec.count("framesEncoded") == frames)
         #expect(rec.count("framesDroppedLate") == 0)

@@ -99,12 +99,13 @@ import Testing
     /// of it kept, none dropped.
     @Test func aRawRingKeepsEveryFrameOfAClipTheEncoderCannotKeepUpWith() throws {
         // The signal once 1.5 s of frames are captured (the preview's count: a loaded machine may
-        // make the test source slower than real time), so the window lies inside the recording.
+        // make the test source slower than real time), so the window lies inside the recording;
+        // 4 s of frames (`--frames`: a slow source's `--duration` ends by the clock).
         let port = Preview.freePort()
         let hfr = try Preview.start(
             [
                 "record", dir.path("fast.mp4"), "--source", "test", "--fps", "240", "--size", "1920x1080",
-                "--duration", "4", "--audio", "none", "--buffer", "ram:4G", "--trigger", "signal",
+                "--frames", "960", "--audio", "none", "--buffer", "ram:4G", "--trigger", "signal",
                 "--pre-trigger", "1s", "--post-trigger", "1s", "--json", "--preview", String(port),
             ], in: dir)
         let status = Preview.waitForStatus(port, while: hfr) { ($0["framesCaptured"] as? Int ?? 0) >= 360 }
