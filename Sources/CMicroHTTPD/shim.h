@@ -17,7 +17,9 @@
 #include <microhttpd.h>
 
 /// A listening TCP socket on host:port (numeric or a name such as localhost); -1 with errno set,
-/// or -2 when the host does not resolve.
+/// or -2 when the host does not resolve. The backlog is deep (512): when a burst of connections
+/// fills it, the kernel drops the next SYN and the client (the owner too) retries only a second
+/// later; the daemon accepts quickly and the preview's gate cuts strangers' surplus connections.
 static inline int hfr_listen(const char *host, const char *port) {
     struct addrinfo hints, *found = NULL;
     memset(&hints, 0, sizeof hints);
@@ -32,7 +34,7 @@ static inline int hfr_listen(const char *host, const char *port) {
     }
     int on = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, 32) != 0) {
+    if (bind(fd, found->ai_addr, found->ai_addrlen) != 0 || listen(fd, 512) != 0) {
         int saved = errno;
         close(fd);
         freeaddrinfo(found);

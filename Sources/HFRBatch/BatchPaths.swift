@@ -11,14 +11,18 @@ import HFRMedia
 public struct BatchPaths: Sendable {
     /// What a file is to the batch.
     public enum Role: Sendable, Equatable {
-        /// Read: the manifest; an input of `jobs[entry]`; a report `batch merge` reads.
+        /// Read: the manifest.
         case manifest
+        /// Read: an input of `jobs[entry]`.
         case input(entry: Int)
+        /// Read: a report `batch merge` merges.
         case mergedReport
         /// Written: the output `jobs[entry]` (at `line`, with the output template `template`) makes
-        /// from `input`; that output's resume record; the report an option names.
+        /// from `input`.
         case output(entry: Int, line: Int, input: String, template: String)
+        /// Written: the resume record of the output of `jobs[entry]`.
         case record(entry: Int, line: Int)
+        /// Written: the report `option` (`--report`, `--json-report`) names.
         case report(option: String)
     }
 
@@ -26,6 +30,7 @@ public struct BatchPaths: Sendable {
     public struct File: Sendable {
         /// The path as the user wrote it (relative to the manifest, or as given on the command line).
         public let shown: String
+        /// What the file is to the batch.
         public let role: Role
         /// The path for this process, normalized.
         let path: String
@@ -58,7 +63,9 @@ public struct BatchPaths: Sendable {
 
     /// A written file that is a file the batch reads or writes already.
     public struct Conflict: Error, Sendable {
+        /// The file refused…
         public let file: File
+        /// …and the file it is, noted before.
         public let other: File
         /// The same path once normalized (rather than the same file under another name).
         public let isSamePath: Bool

@@ -14,7 +14,8 @@ import HFRMedia
 /// held to a budget: one that has not sent a complete request head `headTimeout` seconds after it
 /// opened (or after its last request) is cut — a client sending a byte a second keeps
 /// libmicrohttpd's idle timeout from ever firing — and when more than `unproven` are open, or more
-/// than `unprovenPerAddress` from one address, the oldest is cut. The daemon's own limit is well
+/// than `unprovenPerAddress` from one address, the oldest is cut (one with a request waiting to be
+/// read last). The daemon's own limit is well
 /// above the budget, so it keeps accepting: the owner's new connection is the newest, its request
 /// proves it, and a proven connection (the page's picture and figures) is never cut. The cap per
 /// address is on unproven connections only: the owner may share a stranger's address (a NAT,
@@ -107,13 +108,27 @@ final class PreviewGate: Sendable {
     /// Ends `watch()`.
     func stop() { state.withLock { $0.isStopped = true } }
 
-    /// Cuts the oldest unproven connections that `matches` while more than `limit` are open.
+    /// Cuts the oldest unproven connections that `matches` while more than `limit` are open: first
+    /// those with nothing waiting to be read. A client about to be served has its request there
+    /// until its thread reads it (and then proves it at once), so a burst of strangers opening
+    /// connections around the owner's does not cut the owner's before its request is read.
     private static func cutOldest(in s: inout State, over limit: Int, where matches: (Peer) -> Bool) {
         let waiting = s.peers.filter { !$0.value.isProven && !$0.value.isCut && matches($0.value) }
         guard waiting.count > limit else { return }
-        for (key, _) in waiting.sorted(by: { $0.value.order < $1.value.order }).prefix(waiting.count - limit) {
-            cut(key, in: &s)
+        let oldestFirst = waiting.sorted { $0.value.order < $1.value.order }.map(\.key)
+        var chosen: [UInt] = []
+        var reading: [UInt] = []
+        for key in oldestFirst where chosen.count < waiting.count - limit {
+            if let fd = s.peers[key]?.fd, hasInput(fd) { reading.append(key) } else { chosen.append(key) }
         }
+        for key in chosen + reading.prefix(waiting.count - limit - chosen.count) { cut(key, in: &s) }
+    }
+
+    /// Whether bytes wait to be read on `fd` (a peek: they stay for the connection's thread).
+    private static func hasInput(_ fd: Int32) -> Bool {
+        guard fd >= 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     /// Ends the connection: its thread sees the end of its input and closes it.

@@ -35,7 +35,7 @@ import Testing
 
         let slowOnly = ConnectionFlood(port: port, idle: 0, slow: 20)
         slowOnly.start()
-        Thread.sleep(forTimeInterval: 12)
+        Thread.sleep(forTimeInterval: 9)
         let slow = slowOnly.stop()
         #expect(slow.slowCut >= 20 && slow.longestSlow < 10, "slow clients alone: \(slow)")
 
