@@ -79,6 +79,28 @@ import Testing
         #expect(r.stderr.contains("control character U+000A"), "\(r.stderr)")
     }
 
+    /// `hfr batch merge`: its reports may be none of the reports it reads (by any name) nor one file.
+    @Test func mergedReportsAreNotWrittenOverTheReportsRead() throws {
+        let w = try BatchWorkspace()
+        #expect(FileManager.default.createFile(atPath: w.dir.path("in/a.mp4"), contents: Data("not media".utf8)))
+        let manifest = try w.manifest(
+            #"{ "schema": "hfr.batch/1", "jobs": [ { "input": "in/a.mp4", "output": "out/a.mp4", "conform": 30 } ] }"#)
+        let shard = w.dir.path("shard.json")
+        #expect(try w.batch([manifest, "--json-report", shard]).status == 1)
+        try FileManager.default.createSymbolicLink(atPath: w.dir.path("link.json"), withDestinationPath: "shard.json")
+        let before = try Snapshot(w.dir.url.path)
+        for (arguments, message) in [
+            (["--json-report", shard], "--json-report \(shard) is a report being merged"),
+            (["--report", w.dir.path("link.json")], "is the same file as \(shard), a report being merged"),
+            (["--report", w.dir.path("m.xml"), "--json-report", w.dir.url.path + "/./m.xml"], "is also the --report"),
+        ] {
+            let r = try Tool.hfr(["batch", "merge", shard] + arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("Error: ") && r.stderr.contains(message), "\(r.stderr)")
+            #expect(try Snapshot(w.dir.url.path) == before, "\(arguments)")
+        }
+    }
+
     /// The property: random manifests (seeded) in which one written path — an output, a resume
     /// record, a report — aliases an input, the manifest or another written path, spelled the same,
     /// with `./`, with `..`, through a symlinked directory, as a symlink or as a hard link. Every
