@@ -83,6 +83,11 @@ static inline int hfr_mhd_client_address(struct MHD_Connection *connection, char
     return getnameinfo(info->client_addr, length, buffer, (socklen_t)size, NULL, 0, NI_NUMERICHOST);
 }
 
+/// Bytes the peer has sent on the TCP socket `fd`, whether read yet or not; 0 when unknown. Defined
+/// in CFFmpeg's tcp_bytes.c: it needs linux/tcp.h's struct tcp_info, which clashes with glibc's in
+/// a module.
+uint64_t hfr_tcp_bytes_received(int fd);
+
 /// A request's header, cookie or query argument named `key` (NULL when absent): the value kinds'
 /// enum cases do not import into Swift by name either.
 static inline const char *hfr_mhd_header(struct MHD_Connection *connection, const char *key) {

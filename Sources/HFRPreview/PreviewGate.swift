@@ -14,8 +14,8 @@ import HFRMedia
 /// held to a budget: one that has not sent a complete request head `headTimeout` seconds after it
 /// opened (or after its last request) is cut — a client sending a byte a second keeps
 /// libmicrohttpd's idle timeout from ever firing — and when more than `unproven` are open, or more
-/// than `unprovenPerAddress` from one address, the oldest is cut (one with a request waiting to be
-/// read last). The daemon's own limit is well
+/// than `unprovenPerAddress` from one address, the oldest is cut (one whose peer has sent nothing
+/// first). The daemon's own limit is well
 /// above the budget, so it keeps accepting: the owner's new connection is the newest, its request
 /// proves it, and a proven connection (the page's picture and figures) is never cut. The cap per
 /// address is on unproven connections only: the owner may share a stranger's address (a NAT,
@@ -53,16 +53,12 @@ final class PreviewGate: Sendable {
         var peers: [UInt: Peer] = [:]
         var opened = 0
         var isStopped = false
-        var cut = 0
     }
 
     let limits: Limits
     private let state = Locked(State())
 
     init(limits: Limits = Limits()) { self.limits = limits }
-
-    /// Connections cut so far (timed out or over the budget).
-    var cutCount: Int { state.withLock { $0.cut } }
 
     /// A connection opened: noted with its deadline, then the oldest unproven ones over the budget cut.
     func opened(_ key: UInt, fd: Int32, address: String) {
@@ -109,33 +105,30 @@ final class PreviewGate: Sendable {
     func stop() { state.withLock { $0.isStopped = true } }
 
     /// Cuts the oldest unproven connections that `matches` while more than `limit` are open: first
-    /// those with nothing waiting to be read. A client about to be served has its request there
-    /// until its thread reads it (and then proves it at once), so a burst of strangers opening
-    /// connections around the owner's does not cut the owner's before its request is read.
+    /// those whose peer has sent nothing at all. The owner's client sends its request at once, but
+    /// its thread may wait for a core between reading it and proving the token; a burst of silent
+    /// strangers meanwhile cuts its own kind.
     private static func cutOldest(in s: inout State, over limit: Int, where matches: (Peer) -> Bool) {
         let waiting = s.peers.filter { !$0.value.isProven && !$0.value.isCut && matches($0.value) }
         guard waiting.count > limit else { return }
+        let excess = waiting.count - limit
         let oldestFirst = waiting.sorted { $0.value.order < $1.value.order }.map(\.key)
-        var chosen: [UInt] = []
-        var reading: [UInt] = []
-        for key in oldestFirst where chosen.count < waiting.count - limit {
-            if let fd = s.peers[key]?.fd, hasInput(fd) { reading.append(key) } else { chosen.append(key) }
+        var silent: [UInt] = []
+        var sending: [UInt] = []
+        for key in oldestFirst where silent.count < excess {
+            if let fd = s.peers[key]?.fd, fd >= 0, hfr_tcp_bytes_received(fd) > 0 {
+                sending.append(key)
+            } else {
+                silent.append(key)
+            }
         }
-        for key in chosen + reading.prefix(waiting.count - limit - chosen.count) { cut(key, in: &s) }
-    }
-
-    /// Whether bytes wait to be read on `fd` (a peek: they stay for the connection's thread).
-    private static func hasInput(_ fd: Int32) -> Bool {
-        guard fd >= 0 else { return false }
-        var byte: UInt8 = 0
-        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+        for key in silent + sending.prefix(excess - silent.count) { cut(key, in: &s) }
     }
 
     /// Ends the connection: its thread sees the end of its input and closes it.
     private static func cut(_ key: UInt, in s: inout State) {
         guard let fd = s.peers[key]?.fd else { return }
         s.peers[key]?.isCut = true
-        s.cut += 1
         if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
