@@ -21,6 +21,8 @@ static struct {
     __typeof__(&MHD_start_daemon_va) MHD_start_daemon_va;
     __typeof__(&MHD_stop_daemon) MHD_stop_daemon;
     __typeof__(&MHD_lookup_connection_value) MHD_lookup_connection_value;
+    __typeof__(&MHD_lookup_connection_value_n) MHD_lookup_connection_value_n;
+    __typeof__(&MHD_get_connection_info) MHD_get_connection_info;
     __typeof__(&MHD_queue_response) MHD_queue_response;
     __typeof__(&MHD_create_response_from_callback) MHD_create_response_from_callback;
     __typeof__(&MHD_create_response_from_buffer) MHD_create_response_from_buffer;
@@ -34,6 +36,8 @@ static void load(void) {
     RESOLVE(microhttpd, handle, api, MHD_start_daemon_va);
     RESOLVE(microhttpd, handle, api, MHD_stop_daemon);
     RESOLVE(microhttpd, handle, api, MHD_lookup_connection_value);
+    RESOLVE(microhttpd, handle, api, MHD_lookup_connection_value_n);
+    RESOLVE(microhttpd, handle, api, MHD_get_connection_info);
     RESOLVE(microhttpd, handle, api, MHD_queue_response);
     RESOLVE(microhttpd, handle, api, MHD_create_response_from_callback);
     RESOLVE(microhttpd, handle, api, MHD_create_response_from_buffer);
@@ -60,6 +64,18 @@ void MHD_stop_daemon(struct MHD_Daemon *daemon) { api.MHD_stop_daemon(daemon); }
 
 const char *MHD_lookup_connection_value(struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key) {
     return api.MHD_lookup_connection_value(connection, kind, key);
+}
+
+enum MHD_Result MHD_lookup_connection_value_n(struct MHD_Connection *connection, enum MHD_ValueKind kind,
+                                              const char *key, size_t key_size, const char **value_ptr,
+                                              size_t *value_size_ptr) {
+    return api.MHD_lookup_connection_value_n(connection, kind, key, key_size, value_ptr, value_size_ptr);
+}
+
+// Variadic: the kinds hfr asks for (the socket, the peer's address) take no further argument.
+const union MHD_ConnectionInfo *MHD_get_connection_info(struct MHD_Connection *connection,
+                                                        enum MHD_ConnectionInfoType info_type, ...) {
+    return api.MHD_get_connection_info(connection, info_type);
 }
 
 enum MHD_Result MHD_queue_response(struct MHD_Connection *connection, unsigned int status_code,

@@ -16,6 +16,9 @@ public struct BatchManifest: Sendable {
     public let jobs: [BatchJob]
     /// Things worth saying that are not errors (inputs left out because they are outputs).
     public let notes: [String]
+    /// Every file the jobs read and write, and the manifest, checked against each other: reports
+    /// are checked against them before any job runs.
+    public let files: BatchPaths
 
     /// Reads and expands the manifest at `path` (a file that could be read: the caller reads it).
     public init(text: String, path: String, table: ExportOptionTable) throws(ManifestError) {
@@ -26,7 +29,7 @@ public struct BatchManifest: Sendable {
             throw ManifestError("invalid JSON: \(error.message)", at: error.position)
         }
         let entries = try Self.entries(of: root, table: table)
-        (jobs, notes) = try Self.expand(entries, paths: ManifestPaths(manifest: path), table: table)
+        (jobs, notes, files) = try Self.expand(entries, manifest: path)
     }
 
     /// One element of `jobs` as written.
@@ -94,6 +97,11 @@ public struct BatchManifest: Sendable {
             guard case .string(let text) = member.value.value, !text.isEmpty else {
                 throw ManifestError(
                     "must be a non-empty string, not \(member.value.kindName)", at: member.value.position,
+                    field: "\(field).\(key)")
+            }
+            if let control = BatchPaths.controlCharacter(in: text) {
+                throw ManifestError(
+                    "has the control character \(control); a path may not", at: member.value.position,
                     field: "\(field).\(key)")
             }
             return (text, member.value.position)
@@ -170,42 +178,43 @@ public struct BatchManifest: Sendable {
     // MARK: expanding into jobs
 
     static func expand(
-        _ entries: [Entry], paths: ManifestPaths, table: ExportOptionTable
-    ) throws(ManifestError) -> ([BatchJob], [String]) {
-        // Inputs first: every entry's files, then what each writes.
+        _ entries: [Entry], manifest: String
+    ) throws(ManifestError) -> ([BatchJob], [String], BatchPaths) {
+        let paths = ManifestPaths(manifest: manifest)
         var expanded: [Expansion] = []
         for entry in entries { expanded.append(try Expansion(entry, paths: paths)) }
-        // A pattern that also matches what the batch writes (outputs next to inputs) must not pick
-        // up last run's outputs as new inputs.
-        let allOutputs = Set(expanded.flatMap { e in e.inputs.map { e.output(for: $0) } })
-        var allInputs: [String: Int] = [:]
-        for e in expanded {
-            for input in e.inputs where !(e.isPattern && allOutputs.contains(input)) {
-                allInputs[input] = allInputs[input] ?? e.entry.index
-            }
-        }
-        // The files themselves: an output may not be an input under another name (link, alias).
-        var inputFiles: [FileIdentity: (input: String, entry: Int)] = [:]
-        for (input, entry) in allInputs {
-            if let file = FileIdentity(path: paths.resolve(input)) { inputFiles[file] = (input, entry) }
-        }
+        // A pattern that also matches what the batch writes (outputs next to inputs, their records)
+        // must not pick up last run's files as new inputs.
+        let written = Set(
+            expanded.flatMap { e in
+                e.inputs.flatMap { input in [e.output(for: input), ResumeRecord.path(for: e.output(for: input))] }
+            })
+        // Everything read first, then each output and record checked against it and each other.
+        var files = BatchPaths()
+        files.read(manifest, shown: manifest, as: .manifest)
         var notes: [String] = []
-        var jobs: [BatchJob] = []
-        var writers: [String: BatchJob] = [:]
+        var kept: [[String]] = []
         for e in expanded {
+            var inputs: [String] = []
             for input in e.inputs {
-                if e.isPattern, allOutputs.contains(input) {
+                if e.isPattern, written.contains(input) {
                     notes.append("jobs[\(e.entry.index)]: \(input) left out: the batch writes it")
                     continue
                 }
+                files.read(paths.resolve(input), shown: input, as: .input(entry: e.entry.index))
+                inputs.append(input)
+            }
+            kept.append(inputs)
+        }
+        var jobs: [BatchJob] = []
+        for (e, inputs) in zip(expanded, kept) {
+            for input in inputs {
                 let job = e.job(for: input, paths: paths)
-                try checkOutput(of: job, from: e.entry, writers: writers, inputs: allInputs)
-                try checkOutputFile(of: job, from: e.entry, inputFiles: inputFiles)
-                writers[job.manifestOutput] = job
+                try checkOutput(of: job, from: e.entry, files: &files)
                 jobs.append(job)
             }
         }
-        return (jobs, notes)
+        return (jobs, notes, files)
     }
 
     /// One entry with its input pattern expanded and its output template read.
@@ -266,11 +275,10 @@ public struct BatchManifest: Sendable {
         }
     }
 
-    /// Refuses an output libav cannot write, one that another job (or this one for another input)
-    /// also writes, and one that is an input.
-    static func checkOutput(
-        of job: BatchJob, from entry: Entry, writers: [String: BatchJob], inputs: [String: Int]
-    ) throws(ManifestError) {
+    /// Refuses an output libav cannot write, one with a control character in its name (from an
+    /// input's name), and one that is a file the batch reads or writes already (`BatchPaths`);
+    /// then its resume record the same way.
+    static func checkOutput(of job: BatchJob, from entry: Entry, files: inout BatchPaths) throws(ManifestError) {
         let output = job.manifestOutput
         let outputField = "jobs[\(entry.index)].output"
         guard AtomicOutput.hasKnownContainer(output, among: AtomicOutput.exportContainerExtensions) else {
@@ -278,30 +286,21 @@ public struct BatchManifest: Sendable {
                 "\(output): unknown container; use \(AtomicOutput.listed(AtomicOutput.exportContainerExtensions))",
                 at: entry.output.position, field: outputField)
         }
-        if let other = writers[output] {
-            let message =
-                other.entry == job.entry
-                ? "\"\(entry.output.text)\" gives \(output) for both \(other.manifestInput) and \(job.manifestInput); "
-                    + "put {stem} or {name} in it"
-                : "\(output) is also written by jobs[\(other.entry)] (line \(other.line)); "
-                    + "two jobs may not write the same output"
-            throw ManifestError(message, at: entry.output.position, field: outputField)
-        }
-        if let reader = inputs[output] {
+        if let control = BatchPaths.controlCharacter(in: output) {
             throw ManifestError(
-                "\(output) is an input of jobs[\(reader)]; inputs are never modified", at: entry.output.position,
-                field: outputField)
+                "gives a name with the control character \(control) (from an input's name); a path may not",
+                at: entry.output.position, field: outputField)
         }
-    }
-
-    /// Refuses an output that is an input's file by device and inode: a hard link, a symlink, a
-    /// path through a symlinked directory.
-    static func checkOutputFile(
-        of job: BatchJob, from entry: Entry, inputFiles: [FileIdentity: (input: String, entry: Int)]
-    ) throws(ManifestError) {
-        guard let file = FileIdentity(path: job.output), let reader = inputFiles[file] else { return }
-        throw ManifestError(
-            "\(job.manifestOutput) is the same file as \(reader.input), an input of jobs[\(reader.entry)]; "
-                + "inputs are never modified", at: entry.output.position, field: "jobs[\(entry.index)].output")
+        let line = entry.position.line
+        do throws(BatchPaths.Conflict) {
+            try files.write(
+                job.output, shown: output,
+                as: .output(entry: entry.index, line: line, input: job.manifestInput, template: entry.output.text))
+            try files.write(
+                ResumeRecord.path(for: job.output), shown: ResumeRecord.path(for: output),
+                as: .record(entry: entry.index, line: line))
+        } catch {
+            throw ManifestError(error.message, at: entry.output.position, field: outputField)
+        }
     }
 }

@@ -14,8 +14,12 @@ public struct BatchCommand: Command {
         The manifest (schema hfr.batch/1, see 'hfr batch --example' and docs/batch-manifest.md) lists
         jobs: an input file or glob, an output template ({stem}, {name}, {dir}) and any hfr export
         options. Paths are relative to the manifest. The whole manifest is checked before any job
-        runs: syntax, unknown options, bad values, missing inputs, two jobs writing one output are
-        refused with the manifest's line and field (exit 64).
+        runs: syntax, unknown options, bad values, missing inputs, a path with a control character
+        (a NUL, a newline), two jobs writing one output are refused with the manifest's line and
+        field (exit 64). Every file the batch writes (outputs, their OUTPUT.hfr-batch.json records,
+        --report, --json-report) is checked against every input, the manifest and every other file
+        it writes, by file identity (through ./, .., symlinks and hard links): a clash is refused
+        before any job runs, also with --dry-run (exit 64).
 
         Each job runs as a child 'hfr export --json' process, so a crashing job fails alone. Outputs
         are written under a temporary name and renamed when complete; next to each output,
@@ -148,6 +152,8 @@ public struct BatchCommand: Command {
         }
         guard let manifest else { return }
         let parsed = try Self.load(manifest)
+        try Self.checkReports(
+            [("--report", report), ("--json-report", jsonReport)], files: parsed.files, of: Self.self)
         let (part, shardSource) = try chosenShard()
         for note in parsed.notes { Console.error("Note: \(note)\n") }
         let jobs = part.select(parsed.jobs)
@@ -191,6 +197,25 @@ public struct BatchCommand: Command {
             return try BatchManifest(text: text, path: manifest, table: exportOptions)
         } catch {
             throw .usage(error.describe(manifest: manifest), of: BatchCommand.self)
+        }
+    }
+
+    /// Refuses (exit 64) a report path with a control character, or one that is a file the batch
+    /// reads or writes (`files`: the manifest, inputs, outputs, records) or the other report, under
+    /// any name: checked before any job runs, as for a dry run.
+    static func checkReports(
+        _ reports: [(option: String, path: String?)], files: BatchPaths, of command: any Command.Type
+    ) throws(HFRError) {
+        var files = files
+        for case let (option, path?) in reports {
+            if let control = BatchPaths.controlCharacter(in: path) {
+                throw .usage("\(option) names a path with the control character \(control)", of: command)
+            }
+            do throws(BatchPaths.Conflict) {
+                try files.write(path, shown: path, as: .report(option: option))
+            } catch {
+                throw .usage("\(option) \(error.message)", of: command)
+            }
         }
     }
 

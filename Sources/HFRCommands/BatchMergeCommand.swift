@@ -15,6 +15,7 @@ public struct BatchMergeCommand: Command {
         The reports must come from one manifest: the same jobSet (the ids of all its jobs), the same
         number of shards, each shard exactly once, every job exactly once. A missing or duplicated
         shard, or a report of another manifest, is refused naming it (exit 65); nothing is written.
+        --report and --json-report may be none of the reports read, nor one file (exit 64).
 
         Exit codes: 0 merged and every job succeeded (or was up to date), 1 merged but a job failed,
         was cancelled or did not run, 65 the reports do not make one batch, 74 a report unreadable or
@@ -37,6 +38,9 @@ public struct BatchMergeCommand: Command {
     }
 
     public func run() throws(HFRError) {
+        var files = BatchPaths()
+        for path in reports { files.read(path, shown: path, as: .mergedReport) }
+        try BatchCommand.checkReports([("--report", junit), ("--json-report", json)], files: files, of: Self.self)
         for path in [junit, json].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
         var shards: [ShardReport] = []
         for path in reports {

@@ -17,8 +17,11 @@ public struct PreviewCommand: Command {
 
         The page binds 127.0.0.1:8080 unless --preview gives another [HOST:]PORT. On an address other
         than loopback every request needs a random token, printed once in the page's address
-        (http://HOST:PORT/?token=...): without it the answer is 401. At most 16 streams are served at
-        once (a page holds two). Ctrl-C stops (exit 0). Exit codes: 0 ok, 64 usage, 69 device
+        (http://HOST:PORT/?token=...): without it the answer is 401 and the connection is closed.
+        A connection that has not sent a whole request within 5 s is closed, and at most 48 without
+        the token (32 from one address) are kept, the oldest closed first: strangers cannot hold the
+        server, and the token's holder is always served. At most 16 streams are served at once (a
+        page holds two). Ctrl-C stops (exit 0). Exit codes: 0 ok, 64 usage, 69 device
         unavailable or the port in use, 1 other.
         """
     /// The mode, control and rotation options of `record` (one table: the same help, choices and

@@ -16,6 +16,8 @@ public final class PreviewHub: Sendable {
     /// The live members of `/status` (the recording's or the camera's), rendered on each request.
     let status: @Sendable () -> [(String, JSONValue)]
     public let settings: PreviewSettings
+    /// Who holds the server's connections (the budget of those without the token).
+    let gate = PreviewGate()
     /// Monotonic µs of the last pictures published, for the preview's own fps.
     private let times = Locked<[Double]>([])
     private let clientCount = Atomic<Int>(0)

@@ -18,10 +18,13 @@ enum PreviewRoutes {
         let verb = String(cString: method)
         // Bodies are never read: a request with one is answered at once and its data discarded.
         uploadSize?.pointee = 0
-        if let token = settings.token, !carries(token, connection, cookie: settings.cookieName) {
+        let proven = settings.token.map { carries($0, connection, cookie: settings.cookieName) } ?? true
+        hub.gate.headReceived(PreviewGate.key(connection), proven: proven)
+        guard proven else {
+            // Closed after the answer: a connection without the token is never kept for another request.
             return text(
                 connection, 401, "this preview needs its token: open the address hfr printed when it started\n",
-                headers: [("WWW-Authenticate", "Bearer realm=\"hfr preview\"")])
+                headers: [("WWW-Authenticate", "Bearer realm=\"hfr preview\""), ("Connection", "close")])
         }
         guard paths.contains(path) else { return text(connection, 404, "not found\n") }
         if path == "/trigger" { return trigger(connection, verb: verb, settings: settings) }
@@ -77,16 +80,25 @@ enum PreviewRoutes {
     }
 
     /// Whether the request carries `token`: as the query argument `token`, the page's cookie, or
-    /// `Authorization: Bearer`.
+    /// `Authorization: Bearer`. Each value is taken whole, with its length: a NUL in it
+    /// (`?token=TOKEN%00…`) would end the plain lookup's string and pass for the token.
     static func carries(_ token: PreviewToken, _ connection: OpaquePointer, cookie: String) -> Bool {
         var candidates: [String] = []
-        if let query = hfr_mhd_query(connection, "token") { candidates.append(String(cString: query)) }
-        if let value = hfr_mhd_cookie(connection, cookie) { candidates.append(String(cString: value)) }
-        if let header = hfr_mhd_header(connection, "Authorization") {
-            let fields = String(cString: header).split(separator: " ", omittingEmptySubsequences: true)
+        var size = 0
+        if let query = hfr_mhd_query_n(connection, "token", &size) { candidates.append(exact(query, size)) }
+        if let value = hfr_mhd_cookie_n(connection, cookie, &size) { candidates.append(exact(value, size)) }
+        if let header = hfr_mhd_header_n(connection, "Authorization", &size) {
+            let fields = exact(header, size).split(separator: " ", omittingEmptySubsequences: true)
             if fields.count == 2, fields[0].lowercased() == "bearer" { candidates.append(String(fields[1])) }
         }
         return candidates.contains { token.matches($0) }
+    }
+
+    /// The `size` bytes at `value`, NULs included.
+    static func exact(_ value: UnsafePointer<CChar>, _ size: Int) -> String {
+        value.withMemoryRebound(to: UInt8.self, capacity: size) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: size), as: UTF8.self)
+        }
     }
 
     /// Whether the request says a body follows (a length above 0, or chunked).

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import HFRPipeline
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,8 @@ public struct PreviewServerFailure: Error, Sendable {
 public struct PreviewServer: ~Copyable {
     private let daemon: OpaquePointer
     private let context: Unmanaged<PreviewHub>
+    /// Cuts the connections without the token whose request head is late.
+    private let watchdog: StageThread<Void>
     public let hub: PreviewHub
 
     /// Binds `hub.settings`' address and starts serving.
@@ -41,7 +44,15 @@ public struct PreviewServer: ~Copyable {
                 isUnavailable: true)
         }
         let retained = Unmanaged.passRetained(hub)
-        guard let d = hfr_mhd_start(fd, 64, 30, PreviewRoutes.handler, retained.toOpaque()) else {
+        // The gate (held by the hub, which `context` keeps) hears of every connection; the daemon's
+        // limit is far above its budget of connections without the token, so the owner's new
+        // connection is always accepted.
+        let gate = Unmanaged.passUnretained(hub.gate).toOpaque()
+        guard
+            let d = hfr_mhd_start(
+                fd, 128, 30, PreviewRoutes.handler, retained.toOpaque(), PreviewGate.notify, PreviewGate.completed, gate
+            )
+        else {
             close(fd)
             retained.release()
             throw PreviewServerFailure(message: "cannot start the HTTP server", isUnavailable: true)
@@ -49,11 +60,14 @@ public struct PreviewServer: ~Copyable {
         context = retained
         daemon = d
         self.hub = hub
+        watchdog = StageThread(name: "preview-gate") { [gate = hub.gate] in gate.watch() }
     }
 
     deinit {
         hub.close()
         MHD_stop_daemon(daemon)
+        hub.gate.stop()
+        watchdog.join()
         context.release()
     }
 
