@@ -63,7 +63,9 @@ final class AudioRetimer {
                 codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: info.bitsPerSample)
             decoded = try Frame()
         } catch {
-            throw .processing("audio: \(error)")
+            // Named by what failed (the encoder, or the rate change it needs), and the track and mode.
+            let cause = (error as? ExportFailure).map(\.cause) ?? "\(error)"
+            throw .processing("audio track #\(info.index) (--audio \(algorithm.rawValue)): \(cause)")
         }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan

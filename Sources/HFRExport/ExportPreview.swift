@@ -149,7 +149,7 @@ public struct ExportPreview: Sendable {
         audioSampleRate = retimed?.sampleRate
         audioSamples = retimed?.samples
         audioDuration =
-            retimed.map { Rational($0.samples, Int64($0.sampleRate)) }
+            retimed.flatMap(ExportTrack.seconds)
             ?? (audioAlgorithm == "copy" ? outputDuration : nil)
         self.tracks = tracks
         self.notes = notes

@@ -45,6 +45,11 @@ final class ExtraTrackOutput {
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
             guard s.kind == .subtitle || s.kind == .data || s.kind == .other, !s.isTimecode else { continue }
+            // Another program's track (`TrackChoice`) is named with the audio and video it goes with.
+            if let reason = TrackChoice.leftOutReason(s, video: video) {
+                leftOut[s.index] = reason
+                continue
+            }
             if Muxer.accepts(codecID: s.codecID, format: format) {
                 tracks[s.index] = (s, nil)
             } else {
