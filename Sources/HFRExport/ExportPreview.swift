@@ -150,7 +150,7 @@ public struct ExportPreview: Sendable {
         audioSamples = retimed?.samples
         audioDuration =
             retimed.flatMap(ExportTrack.seconds)
-            ?? (audioAlgorithm == "copy" ? outputDuration : nil)
+            ?? (audioAlgorithm == "copy" ? outputDuration + plan.videoDelay : nil)
         self.tracks = tracks
         self.notes = notes
     }
