@@ -11,15 +11,16 @@ enum AudioLead {
     static let shortest = Rational(1, 20)
 
     /// Stream seconds of the first audio track before the video's first frame, when kept: the
-    /// output starts at the first frame (`start`, the range asked for, is 0) and the lead is at least `shortest` and no
-    /// longer than the track (damaged times cannot make hours of silence).
+    /// output starts at the first frame (`start`, the range asked for, is 0) and the lead is at
+    /// least `shortest` and shorter than the track, and than the video or a minute.
     static func kept(_ analysis: InputAnalysis, start: Rational) -> Rational? {
         guard start == Rational(0), let audio = analysis.audio, let audioStart = audio.startSeconds else {
             return nil
         }
         let lead = analysis.origin - audioStart
-        // Matroska states no track length: then no longer than the video or a minute.
-        let longest = audio.durationSeconds ?? max(analysis.end, Rational(60))
+        // No longer than the track (Matroska states no length), nor than the video or a minute:
+        // damaged times do not make hours of audio to stretch.
+        let longest = min(audio.durationSeconds ?? analysis.end + Rational(60), max(analysis.end, Rational(60)))
         guard lead >= shortest, lead < longest else { return nil }
         return lead
     }
