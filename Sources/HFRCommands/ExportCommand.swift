@@ -92,6 +92,10 @@ public struct ExportCommand: Command {
         WSOLA; varispeed: resampled, pitch follows speed (a 192 kHz recording slowed 8× brings 40 kHz
         down to 5 kHz); mute: no audio. Sound stays within 10 ms of its picture; audio lasts as long
         as the video, to the sample, and each ramp segment's audio is exactly as long as its video.
+        Audio that starts before the first video frame (a microphone started first; 50 ms or more)
+        keeps its lead, as an editor keeps a clip's offset: the output's audio starts at 0 and the
+        video the lead later (played at the first segment's speed: 0.5 s at --conform 30 of 120 fps
+        is 2 s); a --range that starts after the first frame starts there.
         It keeps its codec where the container stores it (PCM, FLAC in MKV, ALAC), its rate, bit
         depth and channel layout; otherwise AAC (Vorbis in WebM), and the plan says why.
 

@@ -30,7 +30,8 @@ final class AudioEncoderSink {
             sampleRate == source
             ? nil
             : try VarispeedStretcher(
-                speed: Rational(Int64(source), Int64(sampleRate)), sampleRate: 1, channels: channels)
+                speed: Rational(Int64(source), Int64(sampleRate)), sampleRate: 1, channels: channels,
+                stage: "resampling \(source) Hz to the \(sampleRate) Hz the \(codec) encoder takes")
         pending = AudioChunk(planes: Array(repeating: [], count: channels))
         packet = try Packet()
     }

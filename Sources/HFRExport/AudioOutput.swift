@@ -99,14 +99,15 @@ final class AudioOutput {
         }
     }
 
-    /// Speed 1 throughout: packets inside the range are copied, shifted to the output's start.
+    /// Speed 1 throughout: packets inside the range are copied, shifted to the output's start (the
+    /// audio's lead, `AudioLead`, before the first frame).
     private func copy(_ packet: Packet, to sink: any PacketSink) throws(ExportFailure) {
         guard let pts = packet.pts else { return }
         let t = Rational.seconds(pts, in: info.timeBase) - origin
         let end = t + Rational.seconds(packet.duration, in: info.timeBase)
         // Whole packets: the first one reaching into the range through the last one starting in it.
-        guard end > plan.start || plan.start == Rational(0), t < plan.end else { return }
-        let offset = ((plan.start + origin) / info.timeBase).rounded()
+        guard end > plan.audioStart || plan.start == Rational(0), t < plan.end else { return }
+        let offset = ((plan.audioStart + origin) / info.timeBase).rounded()
         packet.pts = pts - offset
         packet.dts = packet.dts.map { $0 - offset }
         try sink.write(packet, from: info.timeBase, to: index)

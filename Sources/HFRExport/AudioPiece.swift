@@ -23,11 +23,12 @@ struct AudioPiece: Equatable {
     /// steps of each ease (a stretcher that follows the map inside a piece plays it without joins).
     static func segments(of plan: ExportPlan, sampleRate: Int, joiningEases: Bool = false) -> [AudioPiece] {
         let r = Rational(Int64(sampleRate))
-        func sourceSample(_ t: Rational) -> Int64 { ((t - plan.start) * r).rounded() }
+        func sourceSample(_ t: Rational) -> Int64 { ((t - plan.audioStart) * r).rounded() }
         var pieces: [AudioPiece] = []
         var lastEase: Int? = nil
         for (i, s) in plan.map.segments.enumerated() {
-            let start = max(s.start, plan.start)
+            // The first segment's speed plays the audio's lead too (`AudioLead`).
+            let start = i == 0 ? plan.audioStart : max(s.start, plan.audioStart)
             let end = min(s.end ?? plan.end, plan.end)
             guard end > start else { continue }
             let out = outputSample(at: start, plan: plan, sampleRate: sampleRate)
@@ -53,10 +54,10 @@ struct AudioPiece: Equatable {
         return pieces
     }
 
-    /// Output sample (from the output's start) of source time `t`.
+    /// Output sample (from the output's start: the audio's, its lead included) of source time `t`.
     static func outputSample(at t: Rational, plan: ExportPlan, sampleRate: Int) -> Int64 {
         let r = Rational(Int64(sampleRate))
-        return ((plan.map.outputTime(at: t) - plan.map.outputTime(at: plan.start)) * r).rounded()
+        return ((plan.map.outputTime(at: t) - plan.map.outputTime(at: plan.audioStart)) * r).rounded()
     }
 
     /// `pieces` cut at each of `onsets` (timeline samples, in order) inside a stretched one, unless

@@ -63,7 +63,9 @@ final class AudioRetimer {
                 codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: info.bitsPerSample)
             decoded = try Frame()
         } catch {
-            throw .processing("audio: \(error)")
+            // Named by what failed (the encoder, or the rate change it needs), and the track and mode.
+            let cause = (error as? ExportFailure).map(\.cause) ?? "\(error)"
+            throw .processing("audio track #\(info.index) (--audio \(algorithm.rawValue)): \(cause)")
         }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan
@@ -72,8 +74,8 @@ final class AudioRetimer {
         self.pieces = pieces
         outputSamples = AudioRetimer.outputSamples(pieces)
         aligner = AudioAligner(
-            sampleRate: sampleRate, channels: channels, start: plan.start + origin,
-            total: ((plan.end - plan.start) * Rational(Int64(sampleRate))).rounded())
+            sampleRate: sampleRate, channels: channels, start: plan.audioStart + origin,
+            total: ((plan.end - plan.audioStart) * Rational(Int64(sampleRate))).rounded())
         recent = AudioChunk(planes: Array(repeating: [], count: channels))
     }
 
@@ -98,7 +100,7 @@ final class AudioRetimer {
         let sampleRate = self.sampleRate
         // A quarter of a millisecond.
         pieces = AudioPiece.split(pieces, at: detector.onsets, margin: Int64(sampleRate / 4000)) { s in
-            AudioPiece.outputSample(at: plan.start + Rational(s) / r, plan: plan, sampleRate: sampleRate)
+            AudioPiece.outputSample(at: plan.audioStart + Rational(s) / r, plan: plan, sampleRate: sampleRate)
         }
         if algorithm == .spectral {
             studyReader = try TimelineAudioReader(
@@ -195,7 +197,7 @@ final class AudioRetimer {
         let r = Rational(Int64(sampleRate))
         var keyFrames: [(Int, Int)] = []
         for s in plan.map.segments.dropFirst() {
-            let source = ((s.start - plan.start) * r).rounded()
+            let source = ((s.start - plan.audioStart) * r).rounded()
             guard source > piece.sourceStart, source < piece.sourceEnd else { continue }
             let input = Int(source - piece.sourceStart)
             let output = Int(

@@ -28,6 +28,12 @@ extension ExportPlan {
     /// Seconds of stream time between two captured frames.
     var capturePeriod: Rational { streamRate.reciprocal }
 
+    /// Source time `t` on the capture's grid: the whole number of frame periods from the first
+    /// frame (time 0) nearest to it, as the gaps between frames are counted in whole periods.
+    func onCaptureGrid(_ t: Rational) -> Rational {
+        (t / capturePeriod).rounded().rational * capturePeriod
+    }
+
     /// Whether `gap` (source seconds between two consecutive captured frames) holds dropped frames:
     /// at least one and a half frame periods (jitter of a camera's clock stays below).
     func isDrop(from earlier: Rational, to later: Rational) -> Bool {

@@ -19,6 +19,17 @@ public enum ExportFailure: Error, Sendable {
     /// Ctrl-C or SIGTERM (exit 130); nothing is left behind.
     case interrupted
 
+    /// The words of a failure that carries them (an FFmpeg call's: the call and its error).
+    var cause: String {
+        switch self {
+        case .badInput(let text), .refused(let text), .usage(let text), .unavailable(let text),
+            .processing(let text):
+            text
+        case .reading(let failure), .writing(let failure): failure.description
+        case .interrupted: "interrupted"
+        }
+    }
+
     /// A failure while setting up the output's streams: libav's as `writing`, export's own as is.
     static func settingUpOutput(_ error: any Error) -> ExportFailure {
         switch error {

@@ -26,7 +26,7 @@ extension ExportPipeline {
     ) throws(ExportFailure) -> ExportPass {
         let video = analysis.video
         // Every audio track comes out, each retimed as the first (the one the plan checks) is.
-        let audio = settings.audio == .mute ? [] : demuxer.streams.filter { $0.kind == .audio }
+        let audio = settings.audio == .mute ? [] : TrackChoice.audio(demuxer.streams, video: video)
         let format = AtomicOutput.containerFormat(for: settings.output)
         let presentation = settings.rotation.map { video.presentation.rotated(clockwise: $0) } ?? video.presentation
         let extras = ExtraTrackOutput(
@@ -59,7 +59,8 @@ extension ExportPipeline {
         for a in audioOut { try a.finish(to: sink) }
         try sink.finish()
         let notes =
-            plan.notes + extras.notes + AudioOutput.conversionNotes(audio, container: format, plan: plan)
+            plan.notes + TrackChoice.notes(demuxer.streams, video: video) + extras.notes
+            + AudioOutput.conversionNotes(audio, container: format, plan: plan)
             + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
         let preview = ExportPreview(
             settings: settings, analysis: analysis, plan: plan, video: videoOut, audio: audioOut,
@@ -92,14 +93,16 @@ extension ExportPipeline {
         }
         let written = Set(sink.tallies.map(\.track.source.index) + [timecodeSource].compactMap { $0 })
         for s in streams where !written.contains(s.index) {
-            tracks.append(ExportTrack(left: s, codec: s.codecName, action: .drop, reason: leftOutReason(s, extras)))
+            let reason = leftOutReason(s, extras, video: video.info)
+            tracks.append(ExportTrack(left: s, codec: s.codecName, action: .drop, reason: reason))
         }
         return tracks
     }
 
     /// Why input track `s` is not in the output.
-    private static func leftOutReason(_ s: StreamInfo, _ extras: ExtraTrackOutput) -> String {
+    private static func leftOutReason(_ s: StreamInfo, _ extras: ExtraTrackOutput, video: StreamInfo) -> String {
         if let reason = extras.leftOut[s.index] { return reason }
+        if let reason = TrackChoice.leftOutReason(s, video: video) { return reason }
         switch s.kind {
         case .audio: return "muted (--audio mute)"
         case .video: return s.isAttachedPicture ? "a still picture (cover art)" : "only one video track is exported"

@@ -50,8 +50,12 @@ public final class ExportPipeline {
                 MediaInput(path: settings.input, timing: settings.timing), plan: plan, origin: analysis.origin,
                 shouldStop: shouldStop)
             // At a constant rate the last frame lasts a frame period: one of unknown duration (a raw
-            // stream's) is given the mean over the gaps, which would add a slot.
-            if let last, last + plan.capturePeriod < plan.end { plan.end = last + plan.capturePeriod }
+            // stream's) is given the mean over the gaps, which would add a slot. Its time is put
+            // back on the capture's grid first: a tick that rounds it up (4016.667 ms stored as
+            // 4017) would end the output a fraction of a slot late, one slot past the last frame.
+            if let last, case let onGrid = plan.onCaptureGrid(last), onGrid + plan.capturePeriod < plan.end {
+                plan.end = onGrid + plan.capturePeriod
+            }
             var filled = FrameRanges()
             plan.droppedFrames = gaps.reduce(0) { $0 + plan.filledSlots(from: $1.earlier, to: $1.later, into: &filled) }
             plan.filledDrops = filled

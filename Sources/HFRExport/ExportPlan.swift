@@ -59,7 +59,20 @@ public struct ExportPlan: Sendable {
     public internal(set) var filledDrops = FrameRanges()
     public internal(set) var droppedFrames = 0
 
-    /// Output seconds the export lasts.
+    /// Stream seconds of audio kept before `start`: audio that starts before the first video frame
+    /// (a camera that starts its microphone first) keeps its lead, as an editor keeps a clip's
+    /// offset (`AudioLead`). 0 when none (a range that starts later starts there).
+    public internal(set) var audioLead = Rational(0)
+
+    /// Stream seconds where the output's audio starts: the lead before `start`.
+    var audioStart: Rational { start - audioLead }
+
+    /// Output seconds the video starts after the audio (the lead through the map: before the first
+    /// frame the first segment's speed continues); every video and other track's time is that much
+    /// later than its place on the video's own timeline.
+    public var videoDelay: Rational { map.outputTime(at: start) - map.outputTime(at: audioStart) }
+
+    /// Output seconds the export's video lasts (from its first frame; `videoDelay` precedes it).
     public var outputDuration: Rational { map.outputTime(at: end) - map.outputTime(at: start) }
 
     /// Frames per second of stream time: the capture rate as the stream plays it.
@@ -219,6 +232,11 @@ public struct ExportPlan: Sendable {
         // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
         if analysis.isEvenlySpaced || analysis.isOnGrid {
             plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
+        }
+        // The range asked for: a Matroska copy's start snapped back to the first keyframe has none.
+        if settings.audio != .mute, let lead = AudioLead.kept(analysis, start: settings.range?.start ?? plan.start) {
+            plan.audioLead = lead
+            plan.notes.append(AudioLead.note(plan))
         }
         try PlanBounds.check(
             plan, audio: settings.audio, hasAudio: analysis.audio != nil, hasRange: settings.range != nil)

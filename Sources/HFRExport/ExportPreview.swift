@@ -149,8 +149,8 @@ public struct ExportPreview: Sendable {
         audioSampleRate = retimed?.sampleRate
         audioSamples = retimed?.samples
         audioDuration =
-            retimed.map { Rational($0.samples, Int64($0.sampleRate)) }
-            ?? (audioAlgorithm == "copy" ? outputDuration : nil)
+            retimed.flatMap(ExportTrack.seconds)
+            ?? (audioAlgorithm == "copy" ? outputDuration + plan.videoDelay : nil)
         self.tracks = tracks
         self.notes = notes
     }

@@ -66,9 +66,14 @@ public struct ExportTrack: Sendable {
         bytes = isEncoded ? nil : tally.bytes
         duration =
             track.kind == .video
-            ? videoDuration : retimed.map { Rational($0.samples, Int64($0.sampleRate)) } ?? tally.span
+            ? videoDuration : retimed.flatMap(ExportTrack.seconds) ?? tally.span
         sampleRate = retimed?.sampleRate
         samples = retimed?.samples
+    }
+
+    /// Seconds `samples` at `sampleRate` last; nil for a rate of 0 (a track whose parameters are unknown).
+    static func seconds(_ retimed: (sampleRate: Int, samples: Int64)) -> Rational? {
+        retimed.sampleRate > 0 ? Rational(retimed.samples, Int64(retimed.sampleRate)) : nil
     }
 
     /// An input track left out, or the timecode track made from it (`index` set).

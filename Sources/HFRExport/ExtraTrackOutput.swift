@@ -45,6 +45,11 @@ final class ExtraTrackOutput {
         }
         for s in streams where s.index != video.index && s.index != audio?.index {
             guard s.kind == .subtitle || s.kind == .data || s.kind == .other, !s.isTimecode else { continue }
+            // Another program's track (`TrackChoice`) is named with the audio and video it goes with.
+            if let reason = TrackChoice.leftOutReason(s, video: video) {
+                leftOut[s.index] = reason
+                continue
+            }
             if Muxer.accepts(codecID: s.codecID, format: format) {
                 tracks[s.index] = (s, nil)
             } else {
@@ -77,7 +82,7 @@ final class ExtraTrackOutput {
     /// The input's chapters on the output's timeline: each span mapped through the plan's time map
     /// and clipped to the exported range; a chapter outside the range is left out.
     static func retimed(_ chapters: [Chapter], plan: ExportPlan, origin: Rational) -> [Chapter] {
-        let base = plan.map.outputTime(at: plan.start)
+        let base = plan.map.outputTime(at: plan.start) - plan.videoDelay
         return chapters.compactMap { c in
             let start = max(c.start - origin, plan.start)
             let end = min(c.end - origin, plan.end)
@@ -127,7 +132,7 @@ final class ExtraTrackOutput {
         let start = Rational.seconds(pts, in: timeBase) - origin
         let end = start + Rational.seconds(max(packet.duration, 0), in: timeBase)
         guard end > plan.start || (packet.duration <= 0 && start >= plan.start), start < plan.end else { return true }
-        let mapStart = plan.map.outputTime(at: plan.start)
+        let mapStart = plan.map.outputTime(at: plan.start) - plan.videoDelay
         func ticks(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded() }
         // Overlapping cues cut at the range start would share a time; MP4 wants each later than the last.
         let outStart = max(ticks(max(start, plan.start)), lastTime[output].map { $0 + 1 } ?? Int64.min)

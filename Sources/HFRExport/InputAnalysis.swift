@@ -80,7 +80,7 @@ public struct InputAnalysis: Sendable {
         // were read in presentation order): only the full stream's spacing is used for them.
         let evenCuts = times.hasReordering ? [] : Set(times.gaps.indices.filter { times.gaps[$0].isEven })
         var analysis = try InputAnalysis(
-            video: video, audio: report.streams.first { $0.info.kind == .audio }?.info,
+            video: video, audio: TrackChoice.audio(report.streams.map(\.info), video: video).first,
             stream: report.streams[structure.streamIndex],
             capture: (structure.captureFrameRate, structure.captureFrameRateSource, scale), times: times,
             layers: (
@@ -121,7 +121,7 @@ public struct InputAnalysis: Sendable {
         // An MP4/MOV header listing no frames is fragmented or has an unreadable sample table: the
         // index (every fragment's samples) says which.
         let isUncounted = video.declaredFrameCount == 0 && demuxer.formatName.split(separator: ",").contains("mov")
-        let audio = streams.first { $0.kind == .audio }
+        let audio = TrackChoice.audio(streams, video: video).first
         let scale = PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video)
         if range == nil, !isUncounted,
             let (rate, source) = Prober.declaredCaptureRate(

@@ -30,7 +30,7 @@ enum PlanBounds {
     ) throws(ExportFailure) {
         let o = plan.outputRate
         let seconds = plan.outputDuration
-        guard seconds <= maxOutputSeconds else {
+        guard seconds + plan.videoDelay <= maxOutputSeconds else {
             throw .usage(
                 "the output would last \(hours(seconds)) hours, more than the \(hours(maxOutputSeconds)) hours hfr "
                     + "writes; slow down less or export a --range")

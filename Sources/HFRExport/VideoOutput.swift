@@ -268,6 +268,12 @@ final class VideoOutput {
 
     private func mux(_ packet: Packet, from timeBase: Rational, _ sink: any PacketSink) throws(ExportFailure) {
         if let pts = packet.pts { writtenEnd = max(writtenEnd, pts + packet.duration) }
+        // Everything above is timed from the first frame; the audio's lead comes before it.
+        if plan.videoDelay > Rational(0) {
+            let delay = (plan.videoDelay / timeBase).rounded()
+            packet.pts = packet.pts.map { $0 + delay }
+            packet.dts = packet.dts.map { $0 + delay }
+        }
         try sink.write(packet, from: timeBase, to: index)
     }
 }

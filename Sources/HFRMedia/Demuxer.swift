@@ -9,6 +9,8 @@ public struct Demuxer: ~Copyable {
     let anchors = AnchorTimes()
     /// Decode times for fragmented MP4 samples that share one (see `FragmentTimes`).
     let fragmentTimes: FragmentTimes?
+    /// Stream index → its program's id, for a file of several programs (`programIDs`).
+    let programOf: [Int: Int]
 
     /// Opens `url` and reads enough to know its streams.
     ///
@@ -33,6 +35,10 @@ public struct Demuxer: ~Copyable {
             }
         }
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        // As ffmpeg and ffprobe do: an MPEG-TS reads every program table within the probe size, so
+        // a program that starts later (PIDs that change half-way) is known with its parameters.
+        var options = options
+        if format == nil, options["scan_all_pmts"] == nil { options["scan_all_pmts"] = "1" }
         let opened = withOptions(options) { options in
             url.withPathBytes { avformat_open_input(&ctx, $0, input, &options) }
         }
@@ -58,6 +64,7 @@ public struct Demuxer: ~Copyable {
         }
         context = ctx
         self.retimer = retimer
+        programOf = Demuxer.programIDs(ctx)
         fragmentTimes = FragmentTimes.of(ctx, path: url)
     }
 
@@ -96,10 +103,27 @@ public struct Demuxer: ~Copyable {
     /// Every stream, as plain values.
     public var streams: [StreamInfo] {
         (0..<Int(context.pointee.nb_streams)).map { i in
-            let info = StreamInfo(context.pointee.streams[i]!)
+            var info = StreamInfo(context.pointee.streams[i]!)
+            info.programID = programOf[i]
             guard let retimer, retimer.streamIndex == i else { return info }
             return retimer.describe(info)
         }
+    }
+
+    /// Stream index → the id of the program holding it, when the file has more than one program
+    /// (an MPEG-TS whose programs follow one another); empty otherwise. Read when the input is
+    /// opened: the MPEG-TS demuxer empties and refills a program's list as its tables come by.
+    private static func programIDs(_ context: UnsafeMutablePointer<AVFormatContext>) -> [Int: Int] {
+        let count = Int(context.pointee.nb_programs)
+        guard count > 1, let programs = context.pointee.programs else { return [:] }
+        var ids: [Int: Int] = [:]
+        for p in 0..<count {
+            guard let program = programs[p]?.pointee, let indices = program.stream_index else { continue }
+            for k in 0..<Int(program.nb_stream_indexes) where ids[Int(indices[k])] == nil {
+                ids[Int(indices[k])] = Int(program.id)
+            }
+        }
+        return ids
     }
 
     /// Tells the demuxer to skip streams not in `indices` (saves copying their payloads).

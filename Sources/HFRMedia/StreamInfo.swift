@@ -45,6 +45,8 @@ public struct StreamInfo: Sendable {
     public let codecTag: String?
     /// Display matrix, colour description, aspect ratio and HDR side data.
     public let presentation: StreamPresentation
+    /// The program holding the stream when the file has several (MPEG-TS); nil otherwise.
+    public internal(set) var programID: Int?
 
     init(_ stream: UnsafeMutablePointer<AVStream>) {
         let s = stream.pointee

@@ -25,10 +25,12 @@ import Testing
         let events = try export(
             c.start, ["--conform", String(120 / c.factor), "--audio", c.mode])
         try expectInSync(events)
-        // The flashes are where the conform puts them (the output starts with the video): the
+        // The flashes are where the conform puts them (the output starts with the video, or with
+        // a leading track's audio: its 0.2 s lead, conformed, comes first, issue 41 item 14): the
         // beeps are checked against the picture's own times.
+        let lead = -min(0, c.start.audioOffset)
         for (flash, t) in zip(events.flashes, SyncInputs.eventTimes) {
-            #expect(abs(flash - Double(c.factor) * t) < 0.001, "flash at \(flash) s")
+            #expect(abs(flash - Double(c.factor) * (t + lead)) < 0.001, "flash at \(flash) s")
         }
     }
 

@@ -69,6 +69,34 @@ import Testing
         #expect(try MediaChecks.entry(out, stream: "v:0", "avg_frame_rate") == "30/1")
     }
 
+    /// Issue 41 item 12: a raw stream whose timestamps file (milliseconds, 3 decimals) misses 3 of
+    /// 483 slots at 120 fps. Its last frame's time, 4016.667 ms, is stored as 4017 ms (the times'
+    /// tick rounds it up), so the filled output ended a third of a millisecond late and one slot
+    /// past the last captured frame came out: 484 frames. It is 483, repeat and flow alike.
+    @Test func fillingEndsAtTheLastCapturedSlot() throws {
+        let mp4 = dir.path("source.mp4")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=120", "-frames:v", "480", "-c:v", "libx264", "-bf", "0",
+            "-g", "120", mp4,
+        ])
+        let raw = dir.path("raw.h264")
+        try ExportInputs.ffmpeg(["-i", mp4, "-c:v", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", raw])
+        let slots = (0..<483).filter { ![100, 200, 300].contains($0) }
+        let pts = dir.path("pts.txt")
+        try (["# timestamp format v2"] + slots.map { String(format: "%.3f", Double($0) * 1000 / 120) })
+            .joined(separator: "\n").write(toFile: pts, atomically: true, encoding: .utf8)
+        let out = dir.path("filled.mkv")
+        let r = try Tool.hfr(["export", raw, out, "--timestamps", pts, "--conform", "30", "--fill-drops", "repeat"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FFprobe.count(out, stream: "v:0", decoding: false) == 483, "\(r.stderr)")
+        let plan = try Tool.hfr([
+            "export", raw, dir.path("flow.mp4"), "--timestamps", pts, "--conform", "30", "--fill-drops", "flow",
+            "--dry-run", "--json",
+        ])
+        let json = try Tool.json(plan.stdout)
+        #expect(json["framesOut"] as? Int == 483 && json["filledDrops"] as? Int == 3, "\(plan.stdout)")
+    }
+
     /// An hfr-style recording (tagged com.hfr.capture.fps 120) whose frames 30, 31 and 75 were
     /// dropped, their times left out: into Matroska at 30 fps the 3 are made; at --fps 60 only the
     /// slot that falls in a gap is (the dry run says so); --reencode never is refused (exit 64).
