@@ -32,13 +32,17 @@ let package = Package(
         // GNU libmicrohttpd: the live preview's HTTP server (loaded on first use: CFFmpeg's lazy_microhttpd.c).
         .systemLibrary(name: "CMicroHTTPD"),
 
-        // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
-        .target(name: "HFRMedia", dependencies: ["CFFmpeg", "COpenH264"]),
+        // The primitives below the media layer, on no C library but glibc: stage threads, bounded
+        // queues, the lock, the console, signals, errno, file names' bytes and crash-safe files.
+        .target(name: "HFRSystem"),
+        // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging; the only Swift
+        // module that imports CFFmpeg. It re-exports HFRSystem.
+        .target(name: "HFRMedia", dependencies: ["HFRSystem", "CFFmpeg", "COpenH264"]),
         // Reading a file's streams and its H.264 temporal structure.
-        .target(name: "HFRProbe", dependencies: ["HFRMedia", "CFFmpeg"]),
+        .target(name: "HFRProbe", dependencies: ["HFRMedia"]),
         // Capture sources: the test pattern and V4L2 devices through libavdevice.
         .target(name: "HFRCapture", dependencies: ["HFRMedia", "CV4L2"]),
-        // Stage threads, bounded queues, the record pipeline and its crash-safe file.
+        // The record pipeline: its stages, its crash-safe file, triggered clips.
         .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe"]),
         // The live preview: HTTP server (libmicrohttpd), MJPEG stream, status page and events.
         .target(name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "CMicroHTTPD"]),

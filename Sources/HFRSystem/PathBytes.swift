@@ -81,7 +81,7 @@ public enum PathBytes {
         text.utf8.contains(0xF4) && text.unicodeScalars.contains { isEscape($0.value) }
     }
 
-    static func isEscape(_ value: UInt32) -> Bool { value >= escapeBase && value < escapeBase + 0x80 }
+    package static func isEscape(_ value: UInt32) -> Bool { value >= escapeBase && value < escapeBase + 0x80 }
 
     /// One UTF-8 sequence at `at` when it is valid (shortest form, no surrogates, ≤ U+10FFFF).
     private static func decode(_ b: [UInt8], at: Int) -> (Unicode.Scalar, Int)? {

@@ -10,7 +10,7 @@
 /// it: they hold a reference.
 public final class MappedFile {
     public let path: String
-    let descriptor: Int32
+    package let descriptor: Int32
     /// The mapping; empty for an empty file.
     public let bytes: UnsafeRawBufferPointer
 
@@ -65,7 +65,7 @@ public final class MappedFile {
     private var released: Int64 = 0
 
     /// The file offset of `pointer` when it points into the mapping.
-    func offset(of pointer: UnsafeRawPointer, count: Int) -> Int64? {
+    package func offset(of pointer: UnsafeRawPointer, count: Int) -> Int64? {
         guard let base = bytes.baseAddress, pointer >= base, pointer + count <= base + bytes.count else { return nil }
         return Int64(pointer - base)
     }

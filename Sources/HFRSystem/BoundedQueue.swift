@@ -1,5 +1,3 @@
-import HFRMedia
-
 /// A queue between two stage threads, bounded by a count of elements or by the bytes they hold
 /// (`--buffer ram`), carrying end-of-stream both ways.
 ///

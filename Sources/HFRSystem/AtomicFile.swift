@@ -1,5 +1,4 @@
 import Foundation
-import HFRMedia
 
 #if canImport(Glibc)
     import Glibc
