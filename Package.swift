@@ -107,6 +107,9 @@ let package = Package(
         .testTarget(
             name: "HFRCommandsTests", dependencies: ["HFRCommands", "HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
+        // HFRPipeline's triggered recording, stage by stage in this process: the trigger board, the
+        // raw pre-trigger ring, the clip stage and the clip writer.
+        .testTarget(name: "HFRPipelineTests", dependencies: ["HFRPipeline", "HFRCapture", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
