@@ -114,12 +114,32 @@ let package = Package(
         .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CSoundTouch", "CV4L2"]),
-        // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.
+        // The end-to-end tests: the built binary run against the fixtures and checked with
+        // ffprobe/ffmpeg, by kind. scripts/test's phases pick them by target and suite.
+        // What several kinds share: the export inputs, DocSchema (docs/*-json.md), the batch
+        // workspace, child processes under GNU time; the JUnit schema reports are validated against.
+        .target(
+            name: "EndToEndSupport", dependencies: ["HFRTestSupport"], path: "Tests/EndToEndSupport",
+            exclude: ["junit.xsd"]),
+        // The command line: usage, help, completion, bad input and refusals, the JSON docs, install
+        // and package.
+        .testTarget(name: "CLITests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"]),
+        // Exports and probes of files: every export option, foreign and damaged inputs, side data;
+        // RotateTests (record and export --rotate).
+        .testTarget(name: "ExportEndToEndTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"]),
+        // Suites paced in real time: recordings, the live preview, progress lines, the audio device
+        // (record-with-pulse.sh around a private PulseAudio server), ThreadSanitizer, batches.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["hfr", "HFRTestSupport"],
-            // Run by AudioDeviceTests around a private PulseAudio server; the JUnit schema BatchTests
-            // validates batch reports against; the Slurm cluster SlurmTests start.
-            exclude: ["record-with-pulse.sh", "junit.xsd", "slurm-cluster.sh"]),
+            name: "RealTimeTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"],
+            exclude: ["record-with-pulse.sh"]),
+        // Many files through hfr and checkers: the valid-world corpus, the fuzz corpus, option samples.
+        .testTarget(name: "CorpusTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"]),
+        // Batches on a real single-node Slurm cluster (slurm-cluster.sh).
+        .testTarget(
+            name: "ClusterTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"],
+            exclude: ["slurm-cluster.sh"]),
+        // Boots the VM guest, which runs DeviceTests against the vivid and snd-aloop drivers.
+        .testTarget(name: "VMHarnessTests", dependencies: ["hfr", "HFRTestSupport"]),
     ]
 )
 
