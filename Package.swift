@@ -32,13 +32,17 @@ let package = Package(
         // GNU libmicrohttpd: the live preview's HTTP server (loaded on first use: CFFmpeg's lazy_microhttpd.c).
         .systemLibrary(name: "CMicroHTTPD"),
 
-        // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging.
-        .target(name: "HFRMedia", dependencies: ["CFFmpeg", "COpenH264"]),
+        // The primitives below the media layer, on no C library but glibc: stage threads, bounded
+        // queues, the lock, the console, signals, errno, file names' bytes and crash-safe files.
+        .target(name: "HFRSystem"),
+        // Owners of FFmpeg contexts, exact time, errors at the C boundary, logging; the only Swift
+        // module that imports CFFmpeg. It re-exports HFRSystem.
+        .target(name: "HFRMedia", dependencies: ["HFRSystem", "CFFmpeg", "COpenH264"]),
         // Reading a file's streams and its H.264 temporal structure.
-        .target(name: "HFRProbe", dependencies: ["HFRMedia", "CFFmpeg"]),
+        .target(name: "HFRProbe", dependencies: ["HFRMedia"]),
         // Capture sources: the test pattern and V4L2 devices through libavdevice.
         .target(name: "HFRCapture", dependencies: ["HFRMedia", "CV4L2"]),
-        // Stage threads, bounded queues, the record pipeline and its crash-safe file.
+        // The record pipeline: its stages, its crash-safe file, triggered clips.
         .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe"]),
         // The live preview: HTTP server (libmicrohttpd), MJPEG stream, status page and events.
         .target(name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "CMicroHTTPD"]),
@@ -103,16 +107,39 @@ let package = Package(
         .testTarget(
             name: "HFRCommandsTests", dependencies: ["HFRCommands", "HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRPreviewTests", dependencies: ["HFRPreview", "HFRMedia"]),
+        // HFRPipeline's triggered recording, stage by stage in this process: the trigger board, the
+        // raw pre-trigger ring, the clip stage and the clip writer.
+        .testTarget(name: "HFRPipelineTests", dependencies: ["HFRPipeline", "HFRCapture", "HFRMedia"]),
         .testTarget(name: "HFRBatchTests", dependencies: ["HFRBatch", "HFRTestSupport"]),
         .testTarget(name: "HFRInterpolationTests", dependencies: ["HFRInterpolation", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "HFRExportTests", dependencies: ["HFRExport", "HFRMedia", "HFRTestSupport"]),
         .testTarget(name: "CModuleTests", dependencies: ["COpenH264", "CRubberBand", "CSoundTouch", "CV4L2"]),
-        // Runs the built binary against the fixtures and checks it with ffprobe/ffmpeg.
+        // The end-to-end tests: the built binary run against the fixtures and checked with
+        // ffprobe/ffmpeg, by kind. scripts/test's phases pick them by target and suite.
+        // What several kinds share: the export inputs, DocSchema (docs/*-json.md), the batch
+        // workspace, child processes under GNU time; the JUnit schema reports are validated against.
+        .target(
+            name: "EndToEndSupport", dependencies: ["HFRTestSupport"], path: "Tests/EndToEndSupport",
+            exclude: ["junit.xsd"]),
+        // The command line: usage, help, completion, bad input and refusals, the JSON docs, install
+        // and package.
+        .testTarget(name: "CLITests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"]),
+        // Exports and probes of files: every export option, foreign and damaged inputs, side data;
+        // RotateTests (record and export --rotate).
+        .testTarget(name: "ExportEndToEndTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"]),
+        // Suites paced in real time: recordings, the live preview, progress lines, the audio device
+        // (record-with-pulse.sh around a private PulseAudio server), ThreadSanitizer, batches.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["hfr", "HFRTestSupport"],
-            // Run by AudioDeviceTests around a private PulseAudio server; the JUnit schema BatchTests
-            // validates batch reports against; the Slurm cluster SlurmTests start.
-            exclude: ["record-with-pulse.sh", "junit.xsd", "slurm-cluster.sh"]),
+            name: "RealTimeTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"],
+            exclude: ["record-with-pulse.sh"]),
+        // Many files through hfr and checkers: the valid-world corpus, the fuzz corpus, option samples.
+        .testTarget(name: "CorpusTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"]),
+        // Batches on a real single-node Slurm cluster (slurm-cluster.sh).
+        .testTarget(
+            name: "ClusterTests", dependencies: ["hfr", "HFRTestSupport", "EndToEndSupport"],
+            exclude: ["slurm-cluster.sh"]),
+        // Boots the VM guest, which runs DeviceTests against the vivid and snd-aloop drivers.
+        .testTarget(name: "VMHarnessTests", dependencies: ["hfr", "HFRTestSupport"]),
     ]
 )
 

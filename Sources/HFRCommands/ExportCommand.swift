@@ -200,6 +200,23 @@ public struct ExportCommand: Command {
         var settings = ExportSettings(
             input: input, output: output, mode: mode, range: range, audio: audio, reencode: reencode)
         settings.interpolation = interpolation
+        try Self.readPictureOptions(arguments, reencode: reencode, into: &settings)
+        settings.cutFill = cutFill
+        settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
+        self.settings = settings
+        isRecordedRamp = arguments.value("ramp") == "auto"
+        rawTiming = try RawTimingArguments(arguments, of: command)
+        json = arguments.flag("json")
+        force = arguments.flag("force")
+        dryRun = arguments.flag("dry-run")
+    }
+
+    /// `--codec`, `--quality`, `--shutter` and `--fill-drops` into `settings` (the last two need
+    /// re-encoding, which `reencode` may exclude).
+    static func readPictureOptions(
+        _ arguments: ParsedArguments, reencode: ExportSettings.ReencodePolicy, into settings: inout ExportSettings
+    ) throws(HFRError) {
+        let command = ExportCommand.self
         if let text = arguments.value("codec") {
             guard let codec = OutputCodec(rawValue: text) else {
                 throw .usage(
@@ -239,14 +256,6 @@ public struct ExportCommand: Command {
             }
             settings.fillDrops = fill
         }
-        settings.cutFill = cutFill
-        settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
-        self.settings = settings
-        isRecordedRamp = arguments.value("ramp") == "auto"
-        rawTiming = try RawTimingArguments(arguments, of: command)
-        json = arguments.flag("json")
-        force = arguments.flag("force")
-        dryRun = arguments.flag("dry-run")
     }
 
     /// What to do, from `--conform`, `--fps`, `--speed` and `--ramp` (which exclude one another

@@ -1,4 +1,5 @@
 import HFRPipeline
+import HFRSystem
 import Synchronization
 
 #if canImport(Glibc)

@@ -24,33 +24,7 @@ public struct ParsedArguments: Sendable {
             }
             if !onlyPositionals, argument.hasPrefix("-"), argument.count > 1 {
                 let (spec, inlineValue) = try Self.lookUp(argument, in: table, command: command)
-                switch spec.kind {
-                case .flag:
-                    if inlineValue != nil {
-                        throw .usage("option '--\(spec.name)' takes no value", of: command)
-                    }
-                    flags.insert(spec.name)
-                case .value(let placeholder), .repeatedValue(let placeholder):
-                    let value: String
-                    if let inlineValue {
-                        value = inlineValue
-                    } else if index < arguments.count {
-                        value = arguments[index]
-                        index += 1
-                    } else {
-                        throw .usage("option '--\(spec.name)' needs a value (\(placeholder))", of: command)
-                    }
-                    if case .repeatedValue = spec.kind {
-                        repeatedValues[spec.name, default: []].append(value)
-                        continue
-                    }
-                    if values[spec.name] != nil {
-                        throw .usage("option '--\(spec.name)' given more than once", of: command)
-                    }
-                    values[spec.name] = value
-                case .positional:
-                    break
-                }
+                try record(spec, inlineValue: inlineValue, from: arguments, at: &index)
                 continue
             }
             // A last positional named `NAME...` takes every remaining word.
@@ -71,6 +45,40 @@ public struct ParsedArguments: Sendable {
             if case .positional(let p, false) = spec.kind {
                 throw .usage("missing \(p)", of: command)
             }
+        }
+    }
+
+    /// Records option `spec`: its `inlineValue` (after `=`), or else the value `arguments` has at
+    /// `index` (which then moves past it).
+    private mutating func record(
+        _ spec: OptionSpec, inlineValue: String?, from arguments: [String], at index: inout Int
+    ) throws(HFRError) {
+        switch spec.kind {
+        case .flag:
+            if inlineValue != nil {
+                throw .usage("option '--\(spec.name)' takes no value", of: command)
+            }
+            flags.insert(spec.name)
+        case .value(let placeholder), .repeatedValue(let placeholder):
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw .usage("option '--\(spec.name)' needs a value (\(placeholder))", of: command)
+            }
+            if case .repeatedValue = spec.kind {
+                repeatedValues[spec.name, default: []].append(value)
+                return
+            }
+            if values[spec.name] != nil {
+                throw .usage("option '--\(spec.name)' given more than once", of: command)
+            }
+            values[spec.name] = value
+        case .positional:
+            break
         }
     }
 

@@ -302,24 +302,8 @@ public struct RecordCommand: Command {
         settings = try self.settings(for: session)
         try BufferArgument.check(settings)
         let progress = RecordProgress(settings: settings, camera: session.granted.card, triggers: board)
-        if let board {
-            try TriggerArguments.check(
-                board.settings.motionRegion, width: settings.capture.width, height: settings.capture.height)
-            try TriggerArguments.checkRing(board.settings, record: settings)
-            // The directory must take the clips; a clip never replaces a file without --force.
-            try OutputFile.prepare(board.settings.names.name(1), partial: nil, force: true)
-        } else {
-            try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
-        }
-        var signals = progress.signalPlan()
-        if let board {
-            signals.countsTriggers = board.settings.kinds.contains(.signal)
-            signals.restoresTerminal = board.settings.kinds.contains(.key)
-        } else {
-            // A second signal while finishing: the half-written final file goes, the partial one stays.
-            signals.removeOnAbort = AtomicOutput.temporaryPath(for: settings.output)
-        }
-        Signals.install(signals)
+        try prepareOutput(settings, board: board)
+        Signals.install(signalPlan(progress, board: board, output: settings.output))
         // The session starts streaming in the pipeline, after the audio device opened.
         // A warning while recording erases a live progress line first (it is redrawn after).
         let erase = ProgressLine.style == .terminal ? "\r\u{1B}[K" : ""
@@ -359,6 +343,33 @@ public struct RecordCommand: Command {
         if let failed = report.clips?.first(where: { $0.failure != nil }) {
             throw .io(failed.path, failed.failure ?? "not written")
         }
+    }
+
+    /// Checks the triggers against the mode granted and readies the output (or, with triggers, the
+    /// clips' directory): before any frame is captured.
+    private func prepareOutput(_ settings: RecordSettings, board: TriggerBoard?) throws(HFRError) {
+        if let board {
+            try TriggerArguments.check(
+                board.settings.motionRegion, width: settings.capture.width, height: settings.capture.height)
+            try TriggerArguments.checkRing(board.settings, record: settings)
+            // The directory must take the clips; a clip never replaces a file without --force.
+            try OutputFile.prepare(board.settings.names.name(1), partial: nil, force: true)
+        } else {
+            try OutputFile.prepare(settings.output, partial: settings.partialPath, force: force)
+        }
+    }
+
+    /// What interrupts do while recording to `output` (or, with triggers, its clips).
+    private func signalPlan(_ progress: RecordProgress, board: TriggerBoard?, output: String) -> SignalPlan {
+        var signals = progress.signalPlan()
+        if let board {
+            signals.countsTriggers = board.settings.kinds.contains(.signal)
+            signals.restoresTerminal = board.settings.kinds.contains(.key)
+        } else {
+            // A second signal while finishing: the half-written final file goes, the partial one stays.
+            signals.removeOnAbort = AtomicOutput.temporaryPath(for: output)
+        }
+        return signals
     }
 
     /// Opens the camera in the mode chosen for the request — before the output exists, so a device

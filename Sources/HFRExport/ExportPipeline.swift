@@ -208,6 +208,20 @@ public final class ExportPipeline {
                 progress(video.tick(inputFraction: inputFraction))
             }
         }
+        try feed(demuxer, mapped: mapped, into: packet, video: video, audio: audio, handle)
+        if videoPackets == 0 { throw .badInput("the video stream has no frames") }
+        // What a header-only analysis (a tagged capture rate; Matroska lists no frame count) did not see.
+        try presentationTimes.checkRate(timeBase: video.info.timeBase)
+        try Self.checkAllRead(promise, videoPackets: videoPackets, video: video, audio: audio)
+        return spacing
+    }
+
+    /// Hands each packet of the pass to `handle`, read into `packet`: with `mapped`, the video's from
+    /// the index (viewing the mapped input) and the audio's from the demuxer; else all read.
+    private func feed(
+        _ demuxer: borrowing Demuxer, mapped: MappedCopy?, into packet: Packet, video: VideoOutput,
+        audio: [AudioOutput], _ handle: (Packet, Bool) throws(ExportFailure) -> Void
+    ) throws(ExportFailure) {
         if let mapped {
             // The demuxer reads only the audio (the video's samples are not read at all; the MOV
             // demuxer still hands out empty packets for them, skipped here).
@@ -223,19 +237,21 @@ public final class ExportPipeline {
                 }, handle)
         } else {
             while try ExportPipeline.read(demuxer, into: packet) {
-                try handle(packet, isVideo: packet.streamIndex == video.info.index)
+                try handle(packet, packet.streamIndex == video.info.index)
             }
         }
-        if videoPackets == 0 { throw .badInput("the video stream has no frames") }
-        // What a header-only analysis (a tagged capture rate; Matroska lists no frame count) did not see.
-        try presentationTimes.checkRate(timeBase: video.info.timeBase)
+    }
+
+    /// Whether the streams held as many packets as the input's index promised (else it is cut short).
+    private static func checkAllRead(
+        _ promise: IndexPromise, videoPackets: Int, video: VideoOutput, audio: [AudioOutput]
+    ) throws(ExportFailure) {
         do {
             try promise.checkRead(stream: video.info.index, packets: videoPackets)
             for a in audio { try promise.checkRead(stream: a.info.index, packets: a.packetsIn) }
         } catch {
             throw .badInput(error.cause ?? "truncated")
         }
-        return spacing
     }
 
     private func report(analysis: InputAnalysis, plan: ExportPlan, pass: ExportPass) -> ExportReport {

@@ -60,6 +60,16 @@ extension RecordPipeline {
             clips = stage.run(mux, status: status, level: level)
             return nil
         }
+        return try triggeredReport(
+            outcome, clips: clips, board: board, ringPeakBytes: stage.peakRingBytes, started: started,
+            audioSampleRate: audioSampleRate)
+    }
+
+    /// The report of a triggered recording whose stages have ended, or what failed.
+    private func triggeredReport(
+        _ outcome: StagesOutcome, clips: [ClipReport], board: TriggerBoard, ringPeakBytes: Int, started: Date,
+        audioSampleRate: Int?
+    ) throws(RecordFailure) -> RecordReport {
         if let failure = outcome.encoderFailure { throw .encoder(failure) }
         // Nothing captured is no recording; captured frames no trigger asked for are one.
         if stats.captured.load(ordering: .relaxed) == 0 {
@@ -74,7 +84,7 @@ extension RecordPipeline {
         var report = makeReport(capture, started: started, keptFragmented: false, audioSampleRate: audioSampleRate)
         complete(&report, outcome, audioSampleRate: audioSampleRate)
         report.clips = clips
-        report.ringPeakBytes = max(stage.peakRingBytes, board.rawRingPeakBytes)
+        report.ringPeakBytes = max(ringPeakBytes, board.rawRingPeakBytes)
         if let lost = outcome.capture.failure { throw .sourceLost(lost, report: report) }
         return report
     }

@@ -81,6 +81,14 @@ public final class RecordPipeline: Sendable {
             }
             return nil
         }
+        return try settle(outcome, writer: writer, started: started, audioFormat: audioFormat)
+    }
+
+    /// The recording once its stages have ended: the fragmented file made the output (or removed,
+    /// or kept when no second copy fits) and the report, or what failed.
+    private func settle(
+        _ outcome: StagesOutcome, writer: FragmentWriter, started: Date, audioFormat: (sampleRate: Int, priming: Int64)?
+    ) throws(RecordFailure) -> RecordReport {
         let partial = settings.partialPath
         let isEmpty = stats.encoded.load(ordering: .relaxed) == 0
         if let failure = outcome.encoderFailure {

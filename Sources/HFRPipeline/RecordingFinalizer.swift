@@ -63,17 +63,7 @@ enum RecordingFinalizer {
         let demuxer = try Demuxer(url: partial)
         let streams = demuxer.streams
         var muxer = try Muxer(path: path, format: format)
-        var outputIndex: [Int: Int] = [:]
-        for stream in streams where stream.kind == .video || stream.kind == .audio {
-            outputIndex[stream.index] = try muxer.addStream(
-                copying: demuxer.codecParameters(ofStream: stream.index), timeBase: stream.timeBase)
-            if stream.kind == .video {
-                muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!)
-                // The display matrix (`--rotate`) of the fragmented file's `tkhd`.
-                let matrix = demuxer.presentation(ofStream: stream.index).displayMatrix
-                try muxer.setDisplayMatrix(matrix, ofStream: outputIndex[stream.index]!)
-            }
-        }
+        let outputIndex = try addStreams(of: demuxer, to: &muxer, captureRate: captureRate)
         let isISO = format == "mp4" || format == "mov"
         for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }
         // When capture started, as the fragmented file says (written as its first frame was encoded).
@@ -83,6 +73,42 @@ enum RecordingFinalizer {
         for (key, value) in HFRVersion.tags(creationTime: started) { muxer.setMetadata(key, value) }
         for (key, value) in clip?.tags ?? [] { muxer.setMetadata(key, value) }
         try muxer.writeHeader(options: isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
+        let video = streams.first { $0.kind == .video }
+        try copyPackets(from: demuxer, to: &muxer, outputIndex: outputIndex, audio: audio, clip: clip)
+        try muxer.finish()
+        if isISO { try storeFloatCaptureRate(captureRate, inFileAt: path) }
+        // FFmpeg 5.1 writes no rotation into Matroska: `--rotate` goes in as a `Projection` roll.
+        if format == "matroska", let turn = video?.presentation.clockwiseRotation, turn != 0 {
+            try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
+        }
+    }
+
+    /// The fragmented file's video and audio streams added to `muxer`, the video at `captureRate`
+    /// with its display matrix; the output stream of each input stream.
+    private static func addStreams(
+        of demuxer: borrowing Demuxer, to muxer: inout Muxer, captureRate: Rational
+    ) throws(AVFailure) -> [Int: Int] {
+        var outputIndex: [Int: Int] = [:]
+        for stream in demuxer.streams where stream.kind == .video || stream.kind == .audio {
+            outputIndex[stream.index] = try muxer.addStream(
+                copying: demuxer.codecParameters(ofStream: stream.index), timeBase: stream.timeBase)
+            if stream.kind == .video {
+                muxer.setFrameRate(captureRate, ofStream: outputIndex[stream.index]!)
+                // The display matrix (`--rotate`) of the fragmented file's `tkhd`.
+                let matrix = demuxer.presentation(ofStream: stream.index).displayMatrix
+                try muxer.setDisplayMatrix(matrix, ofStream: outputIndex[stream.index]!)
+            }
+        }
+        return outputIndex
+    }
+
+    /// Every packet of the fragmented file into `muxer`: the video's disposable marks rebuilt and
+    /// moved by a clip's preroll, the audio back on the encoder's timeline and cut at its end.
+    private static func copyPackets(
+        from demuxer: borrowing Demuxer, to muxer: inout Muxer, outputIndex: [Int: Int], audio: AudioTiming?,
+        clip: ClipTiming?
+    ) throws(AVFailure) {
+        let streams = demuxer.streams
         let video = streams.first { $0.kind == .video }
         let packaging = video.map { NALPackaging(extradata: $0.extradata) }
         let packet = try Packet()
@@ -115,12 +141,6 @@ enum RecordingFinalizer {
                 if packet.duration <= 0 || start + packet.duration > end { packet.duration = max(0, end - start) }
             }
             try muxer.write(packet, from: input.timeBase, to: index)
-        }
-        try muxer.finish()
-        if isISO { try storeFloatCaptureRate(captureRate, inFileAt: path) }
-        // FFmpeg 5.1 writes no rotation into Matroska: `--rotate` goes in as a `Projection` roll.
-        if format == "matroska", let turn = video?.presentation.clockwiseRotation, turn != 0 {
-            try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
         }
     }
 }

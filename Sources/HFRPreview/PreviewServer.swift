@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import HFRPipeline
+import HFRSystem
 
 #if canImport(Glibc)
     import Glibc

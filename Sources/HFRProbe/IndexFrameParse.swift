@@ -1,4 +1,3 @@
-internal import CFFmpeg
 import HFRMedia
 
 /// The bitstream facts of a file's video frames, read from a mapping of the file where its index
@@ -31,10 +30,11 @@ struct IndexFrameParse {
     mutating func structures(of entries: [IndexEntry]) -> [FrameStructure?] {
         var out = [FrameStructure?](repeating: nil, count: entries.count)
         let half = entries.count / 2
+        let file = file
         let bytes = file.bytes
         guard half >= IndexFrameParse.parallelHalf else {
             var state = parser
-            out.withUnsafeMutableBufferPointer { IndexFrameParse.parse(entries[...], bytes, into: $0, from: &state) }
+            out.withUnsafeMutableBufferPointer { IndexFrameParse.parse(entries[...], file, into: $0, from: &state) }
             parser = state
             return out
         }
@@ -48,13 +48,13 @@ struct IndexFrameParse {
                 var state = i == 0 ? start : guess
                 let range = i == 0 ? 0..<half : half..<entries.count
                 IndexFrameParse.parse(
-                    entries[range], bytes, into: UnsafeMutableBufferPointer(rebasing: all[range]), from: &state)
+                    entries[range], file, into: UnsafeMutableBufferPointer(rebasing: all[range]), from: &state)
                 return state
             }
             guard ends[0] != guess else { return ends[1] }
             var state = ends[0]
             IndexFrameParse.parse(
-                entries[half...], bytes, into: UnsafeMutableBufferPointer(rebasing: all[half...]), from: &state)
+                entries[half...], file, into: UnsafeMutableBufferPointer(rebasing: all[half...]), from: &state)
             return state
         }
         parser = end
@@ -64,17 +64,13 @@ struct IndexFrameParse {
     /// `entries` parsed in order from `state` into `out` (as many), `state` ending as the state
     /// after the last.
     private static func parse(
-        _ entries: ArraySlice<IndexEntry>, _ bytes: UnsafeRawBufferPointer,
+        _ entries: ArraySlice<IndexEntry>, _ file: MappedFile,
         into out: UnsafeMutableBufferPointer<FrameStructure?>, from state: inout FrameParser
     ) {
         for (slot, i) in entries.indices.enumerated() {
             let ahead = i + prefetchFrames
-            if ahead < entries.endIndex, let base = bytes.baseAddress, entries[ahead].position >= 0,
-                entries[ahead].position < Int64(bytes.count)
-            {
-                hfr_prefetch(base + Int(entries[ahead].position))
-            }
-            out[slot] = structure(of: entries[i], bytes, from: &state)
+            if ahead < entries.endIndex { file.prefetch(at: entries[ahead].position) }
+            out[slot] = structure(of: entries[i], file.bytes, from: &state)
         }
     }
 

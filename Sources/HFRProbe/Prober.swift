@@ -34,13 +34,7 @@ public enum Prober {
         let marks = indexed?.1 ?? (isMP4Family ? MP4SampleFlags(path: path) : nil)
         var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)
         if let video { tallies[video.index] = .video(shownFrom: video.startTime) }
-        // An audio stream's sample period: the decoder skips whole samples at its start (priming).
-        let samplePeriods = streams.map {
-            $0.kind == .audio && $0.sampleRate > 0
-                ? (sample: Rational(1, Int64($0.sampleRate)), timeBase: $0.timeBase) : nil
-        }
         var layers = LayerTally(temporalIDSignalling: parser?.codec == .hevc ? .hevcTemporalID : .svcTemporalID)
-        let packet = try Packet()
         var videoIndex = 0
         let promise = IndexPromise(demuxer)
         try promise.checkWithin(fileSize: fileSize)
@@ -50,25 +44,62 @@ public enum Prober {
         var videoFromIndex: Int?
         if let video, let marks, indexed != nil, let file = try? MappedFile(path: path) {
             videoFromIndex = video.index
-            var parse = parser.map { IndexFrameParse(file: file, parser: $0) }
-            // Without a parser (codecs other than H.264 and HEVC) no frame is read.
-            let structures: (([IndexEntry]) -> [FrameStructure?])? =
-                parse == nil
-                ? nil
-                : { entries in
-                    // Pages read stay out of this process (its peak RSS flat, not the file's size).
-                    if let first = entries.first { file.release(before: first.position) }
-                    return parse!.structures(of: entries)
-                }
-            try IndexScan.forEachFrame(demuxer, video: video, marks: marks, structures: structures) {
-                frame, duration in
-                tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
-                try checkJumps(tallies[video.index], of: video)
-                videoIndex += 1
-                layers.add(frame)
-                onFrame?(frame)
-            }
+            try readVideoFromIndex(
+                demuxer, video: video, marks: marks, file: file, parser: parser, tallies: &tallies,
+                layers: &layers, videoIndex: &videoIndex, onFrame: onFrame)
         }
+        try readPackets(
+            demuxer, streams: streams, video: video, marks: marks, videoFromIndex: videoFromIndex, fileSize: fileSize,
+            parser: &parser, tallies: &tallies, layers: &layers, videoIndex: &videoIndex, onFrame: onFrame)
+
+        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short.
+        for info in streams { try promise.checkRead(stream: info.index, packets: tallies[info.index].packetCount) }
+        if let video { try checkStarts(tallies, of: streams, against: video) }
+        return assemble(
+            demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
+    }
+
+    /// The video's frames from the index and `file`, a mapping of the file (`IndexScan`), counted
+    /// into `tallies`, `layers` and `videoIndex`.
+    private static func readVideoFromIndex(
+        _ demuxer: borrowing Demuxer, video: StreamInfo, marks: MP4SampleFlags, file: MappedFile,
+        parser: FrameParser?, tallies: inout [StreamTally], layers: inout LayerTally, videoIndex: inout Int,
+        onFrame: ((ProbedFrame) -> Void)?
+    ) throws {
+        var parse = parser.map { IndexFrameParse(file: file, parser: $0) }
+        // Without a parser (codecs other than H.264 and HEVC) no frame is read.
+        let structures: (([IndexEntry]) -> [FrameStructure?])? =
+            parse == nil
+            ? nil
+            : { entries in
+                // Pages read stay out of this process (its peak RSS flat, not the file's size).
+                if let first = entries.first { file.release(before: first.position) }
+                return parse!.structures(of: entries)
+            }
+        try IndexScan.forEachFrame(demuxer, video: video, marks: marks, structures: structures) {
+            frame, duration in
+            tallies[video.index].add(pts: frame.pts, duration: duration, size: frame.size)
+            try checkJumps(tallies[video.index], of: video)
+            videoIndex += 1
+            layers.add(frame)
+            onFrame?(frame)
+        }
+    }
+
+    /// The packets the demuxer reads, counted into `tallies` (the video's frames also into `layers`
+    /// and `videoIndex`): every stream's but the video's when `videoFromIndex` names it.
+    private static func readPackets(
+        _ demuxer: borrowing Demuxer, streams: [StreamInfo], video: StreamInfo?, marks: MP4SampleFlags?,
+        videoFromIndex: Int?, fileSize: Int64, parser: inout FrameParser?, tallies: inout [StreamTally],
+        layers: inout LayerTally,
+        videoIndex: inout Int, onFrame: ((ProbedFrame) -> Void)?
+    ) throws {
+        // An audio stream's sample period: the decoder skips whole samples at its start (priming).
+        let samplePeriods = streams.map {
+            $0.kind == .audio && $0.sampleRate > 0
+                ? (sample: Rational(1, Int64($0.sampleRate)), timeBase: $0.timeBase) : nil
+        }
+        let packet = try Packet()
         // The other streams of such a file come from the index too, after their first packet (read:
         // it carries what the decoder skips at the start) matched the index's first entry; only
         // streams that do not match, or whose packets the demuxer reshapes, are read to the end.
@@ -112,12 +143,6 @@ public enum Prober {
             layers.add(frame)
             onFrame?(frame)
         }
-
-        // An index (MP4 stsz, …) that promises more samples than the file holds: cut short.
-        for info in streams { try promise.checkRead(stream: info.index, packets: tallies[info.index].packetCount) }
-        if let video { try checkStarts(tallies, of: streams, against: video) }
-        return assemble(
-            demuxer, path: path, fileSize: fileSize, tallies: tallies, layers: layers, isAnalyzed: parser != nil)
     }
 
     /// Counts stream `info`'s packets after the first from its index, as reading them would.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Clients of hfr's live preview, for Tests/EndToEndTests/PreviewTests.swift.
+"""Clients of hfr's live preview, for Tests/RealTimeTests/PreviewTests.swift.
 
 readers PORT N SECONDS [TOKEN]
                         N clients read /stream.mjpg for SECONDS while one more connects, asks for it

@@ -66,10 +66,6 @@ void hfr_log_install(hfr_log_sink sink, int max_level);
 extern ssize_t copy_file_range(int fd_in, long long *off_in, int fd_out, long long *off_out, size_t len,
                                unsigned int flags);
 
-/// open(2)'s O_TMPFILE (an unnamed file in a directory, gone with its last descriptor), from
-/// files.c, built with _GNU_SOURCE: its value differs between architectures.
-extern const int hfr_o_tmpfile;
-
 // MARK: libavfilter and libavdevice, loaded on first use (lazy.c)
 //
 // hfr does not link these two: Debian's builds pull in dozens of libraries that cost every
