@@ -237,6 +237,13 @@ public struct ExportCommand: Command {
         }
         settings.cutFill = cutFill
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
+        // What OUTPUT's container can hold is known before any file is read.
+        try OutputFile.checkContainer(output, among: Container.exportExtensions, of: command)
+        do {
+            try settings.delivery.check(output: output)
+        } catch {
+            throw Self.error(error, settings: settings)
+        }
         self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"
         rawTiming = try RawTimingArguments(arguments, of: command)

@@ -188,7 +188,8 @@ import Testing
             try MediaChecks.entry(prores, stream: "v:0", "codec_name,pix_fmt,color_transfer")
                 == "prores,yuv422p10le,smpte2084")
         for (options, message) in [
-            (["--codec", "prores"], "MP4 cannot store ProRes"), (["--quality", "crf:99"], "--quality must be"),
+            (["--codec", "prores"], "ProRes video cannot be written to MP4"),
+            (["--quality", "crf:99"], "--quality must be"),
             (["--codec", "ffv1", "--quality", "crf:20"], "FFV1 is lossless only"),
         ] {
             let bad = try Tool.hfr(["export", input, dir.path("bad.mp4"), "--fps", "30"] + options)
