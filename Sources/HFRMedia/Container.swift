@@ -81,7 +81,14 @@ public struct Container: Sendable, Hashable, CustomStringConvertible {
     /// Whether a track's display rotation fits in it, where it goes: MP4/MOV keep the whole display
     /// matrix; Matroska a quarter turn, as a `Projection` roll (`MatroskaRotationPatch`); WebM and the
     /// others none.
-    public enum Rotation: Sendable { case displayMatrix, quarterTurns, none }
+    public enum Rotation: Sendable {
+        /// The track header's display matrix: any rotation or flip.
+        case displayMatrix
+        /// A quarter turn, as a `Projection` roll.
+        case quarterTurns
+        /// No rotation at all.
+        case none
+    }
 
     /// How it stores a display rotation.
     public var rotation: Rotation {
