@@ -281,9 +281,9 @@ public struct BatchManifest: Sendable {
     static func checkOutput(of job: BatchJob, from entry: Entry, files: inout BatchPaths) throws(ManifestError) {
         let output = job.manifestOutput
         let outputField = "jobs[\(entry.index)].output"
-        guard AtomicOutput.hasKnownContainer(output, among: AtomicOutput.exportContainerExtensions) else {
+        guard Container.hasKnownExtension(output, among: Container.exportExtensions) else {
             throw ManifestError(
-                "\(output): unknown container; use \(AtomicOutput.listed(AtomicOutput.exportContainerExtensions))",
+                "\(output): unknown container; use \(Container.listed(Container.exportExtensions))",
                 at: entry.output.position, field: outputField)
         }
         if let control = BatchPaths.controlCharacter(in: output) {

@@ -52,10 +52,13 @@ public struct ExportCommand: Command {
         constant quality (x264 CRF 18, x265 CRF 20, AV1 CRF 30, VP9 CRF 24). --codec chooses the
         codec (a codec other than the input's re-encodes); openh264 is hfr's layered encoder as
         hfr record writes (temporal layers, so --fps can drop them again; 8-bit 4:2:0, a bitrate).
-        --quality crf:N (the encoder's scale, lower is better), bitrate:B (average bits per second:
-        8M, 2500k) or lossless (x264 qp 0, x265/VP9/libaom lossless modes, FFV1). The stretches of
-        a ramp re-encoded between copied ones use the recording's own encoder settings, so both
-        share one configuration; --quality does not apply to them.
+        --quality crf:N (the encoder's scale, lower is better: x264 and x265 0-51, VP9 and AV1
+        0-63), bitrate:B (average bits per second: 8M, 2500k) or lossless (x264 qp 0, x265/VP9/libaom
+        lossless modes, FFV1); prores takes none, ffv1 lossless only, openh264 a bitrate only. MP4
+        holds h264, hevc, av1, vp9 and openh264; MOV h264, hevc, prores and openh264; MKV all; WebM
+        av1 and vp9. Any other codec, container or quality pair is refused before any work. The
+        stretches of a ramp re-encoded between copied ones use the recording's own encoder
+        settings, so both share one configuration; --quality does not apply to them.
 
         --interpolate flow (default) makes the frames a speed below the capture rate needs (C·S/O < 1:
         each output frame advances the source by less than one captured frame) from motion: dense
@@ -203,6 +206,13 @@ public struct ExportCommand: Command {
         try Self.readPictureOptions(arguments, reencode: reencode, into: &settings)
         settings.cutFill = cutFill
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
+        // What OUTPUT's container can hold is known before any file is read.
+        try OutputFile.checkContainer(output, among: Container.exportExtensions, of: command)
+        do {
+            try settings.delivery.check(output: output)
+        } catch {
+            throw Self.error(error, settings: settings)
+        }
         self.settings = settings
         isRecordedRamp = arguments.value("ramp") == "auto"
         rawTiming = try RawTimingArguments(arguments, of: command)

@@ -11,7 +11,7 @@ enum ExportPlanJSON {
             ("schema", .string(schema)),
             ("input", .string(p.input)),
             ("output", .string(p.output)),
-            ("container", .string(p.container)),
+            ("container", .string(p.container.name)),
             ("captureFrameRate", .string(p.captureRate.description)),
             ("captureFrameRateSource", .string(p.captureRateSource)),
             ("outputFrameRate", .string(p.outputRate.description)),

@@ -11,7 +11,7 @@ enum ExportPlanText {
         }
         let with = p.encoder.map { " with \($0)" + (p.quality.map { " \($0)" } ?? "") } ?? ""
         let how = p.reencodeReason.map { "re-encoded\(with) (\($0))" } ?? spliced ?? "copied losslessly"
-        var out = "Plan: \(p.input) → \(p.output) (\(containerName(p.container))), video \(how)\n"
+        var out = "Plan: \(p.input) → \(p.output) (\(p.container.displayName)), video \(how)\n"
         out += "capture \(p.captureRate.compactDescription) fps (\(p.captureRateSource)), "
         out += "output \(p.outputRate.compactDescription) fps, time map \(p.map)\(layers(p))\n\n"
         var rows = [["source s", "speed", "video", "frames in", "kept", "dropped", "frames out", "output s"]]
@@ -110,8 +110,6 @@ enum ExportPlanText {
     static func span(_ a: Rational, _ b: Rational) -> String { "\(seconds(a))-\(seconds(b))" }
 
     static func seconds(_ r: Rational) -> String { DecimalText.fixed(r.doubleValue, digits: 3) }
-
-    static func containerName(_ format: String) -> String { format == "matroska" ? "MKV" : format.uppercased() }
 
     /// `rows` under `header`, numbers (the packets and seconds) right-aligned.
     static func table(_ rows: [[String]], header: [String]) -> String {

@@ -34,7 +34,7 @@ enum OutputFile {
     static func checkTarget(
         _ output: String, inputs: [String], of command: (any Command.Type)? = nil
     ) throws(HFRError) {
-        try checkContainer(output, among: AtomicOutput.exportContainerExtensions, of: command)
+        try checkContainer(output, among: Container.exportExtensions, of: command)
         try checkNotInput(output, inputs: inputs, of: command)
     }
 
@@ -42,14 +42,14 @@ enum OutputFile {
     /// .mp4, .mov, .mkv; export's also .webm): libav knows many more (.avi, .ts) that cannot hold
     /// what hfr writes, and would fail only at the end.
     static func checkContainer(
-        _ output: String, among extensions: [String] = AtomicOutput.containerExtensions,
+        _ output: String, among extensions: [String] = Container.recordExtensions,
         of command: (any Command.Type)? = nil
     ) throws(HFRError) {
-        guard AtomicOutput.hasKnownContainer(output, among: extensions) else {
+        guard Container.hasKnownExtension(output, among: extensions) else {
             let name = output.split(separator: "/").last ?? ""
             let ext = name.lastIndex(of: ".").map { " (\(name[$0...]))" } ?? ""
             throw .usage(
-                "\(output): unknown container\(ext); hfr writes \(AtomicOutput.listed(extensions))", of: command)
+                "\(output): unknown container\(ext); hfr writes \(Container.listed(extensions))", of: command)
         }
     }
 

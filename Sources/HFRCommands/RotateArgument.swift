@@ -8,7 +8,7 @@ enum RotateArgument {
     }
 
     /// The value of `--rotate`, nil when not given; a usage error for any other value. Matroska gets
-    /// it as a `Projection` roll (`MatroskaRotationPatch`); WebM (which hfr cannot write H.264 into) none.
+    /// it as a `Projection` roll (`MatroskaRotationPatch`); WebM none (`Container.rotation`).
     static func parse(
         _ arguments: ParsedArguments, output: String, of command: any Command.Type
     ) throws(HFRError) -> Int? {
@@ -16,9 +16,12 @@ enum RotateArgument {
         guard let degrees = Int(text), DisplayRotation.allowed.contains(degrees) else {
             throw .usage("--rotate must be 0, 90, 180 or 270 (degrees clockwise), not '\(text)'", of: command)
         }
-        let format = AtomicOutput.containerFormat(for: output)
-        if degrees != 0, format == "webm" {
-            throw .usage("--rotate \(degrees) needs an .mp4, .mov or .mkv OUTPUT", of: command)
+        let container = Container(output: output)
+        if degrees != 0, container.rotation == .none {
+            let holders = Container.exportExtensions.filter { Container(output: "x." + $0).rotation != .none }
+            throw .usage(
+                "--rotate \(degrees) needs an \(Container.listed(holders)) OUTPUT; \(container.displayName) stores no rotation",
+                of: command)
         }
         return degrees
     }

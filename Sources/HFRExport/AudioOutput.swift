@@ -117,13 +117,13 @@ final class AudioOutput {
 extension AudioOutput {
     /// Whether `track` is copied: speed 1 throughout and a container that stores its codec (else
     /// it goes through the retimer at speed 1, into what the container stores).
-    static func copies(_ track: StreamInfo, plan: ExportPlan, container: String) -> Bool {
-        plan.copiesAudio && Muxer.accepts(codecID: track.codecID, format: container)
+    static func copies(_ track: StreamInfo, plan: ExportPlan, container: Container) -> Bool {
+        plan.copiesAudio && container.holds(codecID: track.codecID)
     }
 
     /// The plan's word on audio tracks that change format: each retimed track is encoded to what
     /// `container` (a muxer name) stores, its own PCM where it can; any other codec is named.
-    static func conversionNotes(_ tracks: [StreamInfo], container: String, plan: ExportPlan) -> [String] {
+    static func conversionNotes(_ tracks: [StreamInfo], container: Container, plan: ExportPlan) -> [String] {
         return tracks.compactMap { track in
             conversionNote(track, container: container, plan: plan).map {
                 "audio track #\(track.index) (\(track.codecName)) is \($0)"
@@ -133,7 +133,7 @@ extension AudioOutput {
 
     /// Into what `track` is retimed when that is not its own codec (`retimed into AAC: MP4 cannot
     /// store PCM`); nil when copied or retimed into its own codec.
-    static func conversionNote(_ track: StreamInfo, container: String, plan: ExportPlan) -> String? {
+    static func conversionNote(_ track: StreamInfo, container: Container, plan: ExportPlan) -> String? {
         guard !copies(track, plan: plan, container: container) else { return nil }
         let codec = Encoder.retimedAudioCodec(source: track, format: container)
         guard codec != track.codecName else { return nil }
@@ -142,7 +142,7 @@ extension AudioOutput {
         let lossless =
             Encoder.isLosslessAudio(track.codecName)
             ? (track.codecName.hasPrefix("pcm_") ? "PCM" : track.codecName.uppercased()) : nil
-        let why = lossless.map { ": \(container.uppercased()) cannot store \($0)" } ?? ""
+        let why = lossless.map { ": \(container.displayName) cannot store \($0)" } ?? ""
         return "retimed into \(name)\(why)"
     }
 }

@@ -46,7 +46,7 @@ final class AudioRetimer {
 
     init(
         parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational,
-        algorithm: ExportSettings.AudioAlgorithm, format: String
+        algorithm: ExportSettings.AudioAlgorithm, format: Container
     ) throws(ExportFailure) {
         self.algorithm = algorithm
         sampleRate = info.sampleRate

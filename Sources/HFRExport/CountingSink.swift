@@ -3,11 +3,11 @@ import HFRMedia
 /// `export --dry-run`'s sink: takes the streams and packets the export would write and only counts
 /// them (`TrackTally`). Nothing is opened or written, not even a temporary file.
 final class CountingSink: PacketSink {
-    let container: String
+    let container: Container
     var encodes: Bool { false }
     private(set) var tallies: [TrackTally] = []
 
-    init(container: String) {
+    init(container: Container) {
         self.container = container
     }
 

@@ -24,44 +24,46 @@ public struct DeliveryEncoding: Sendable, Equatable {
             self.codec = codec
             self.quality = quality
         }
+
+        /// Refuses, before any work, a `--codec` that `output`'s container cannot hold or that this
+        /// FFmpeg cannot encode, and a `--quality` its encoders cannot take: one sentence each, the
+        /// same from the command line, a batch or the pipeline.
+        public func check(output: String) throws(ExportFailure) {
+            guard let codec else { return }
+            if let clash = codec.clash(with: Container(output: output), output: output) { throw .usage(clash) }
+            if codec != .openh264, codec.encoders(quality: nil).isEmpty {
+                throw .usage("--codec \(codec.rawValue): this FFmpeg has no \(codec.displayName) encoder")
+            }
+            if let quality, let clash = codec.qualityClash(quality) { throw .usage(clash) }
+        }
     }
 
-    /// The delivery encoder of a whole re-encode of `video` into `container` (libavformat's name),
-    /// or nil for hfr's layered OpenH264 (`--codec openh264`). Throws a usage failure when the
-    /// requested codec or quality cannot be written there.
+    /// The delivery encoder of a whole re-encode of `video` into `output`, or nil for hfr's layered
+    /// OpenH264 (`--codec openh264`). Throws a usage failure when the requested codec or quality
+    /// cannot be written there (`Request.check`); without `--codec`, the source's family where the
+    /// container stores it, else the first that it stores, must take `--quality`.
     static func choose(
-        video: StreamInfo, container: String, makesPictures: Bool, request: Request
+        video: StreamInfo, output: String, makesPictures: Bool, request: Request
     ) throws(ExportFailure) -> DeliveryEncoding? {
-        if request.codec == .openh264 {
-            if let quality = request.quality, let why = OutputCodec.openh264.refusal(of: quality) {
-                throw .usage("--quality \(quality): \(why)")
-            }
-            return nil
-        }
+        try request.check(output: output)
+        if request.codec == .openh264 { return nil }
+        let container = Container(output: output)
         let source = video.pixelFormat.flatMap(PixelFormat.init(name:)) ?? .yuv420p
         func stores(_ encoder: String) -> Bool {
-            Encoder.codecID(ofEncoder: encoder).map { Muxer.format(container, accepts: $0) } ?? false
+            Encoder.codecID(ofEncoder: encoder).map { container.holds(codecID: $0) } ?? false
         }
         let families: [OutputCodec]
         if let codec = request.codec {
-            if let quality = request.quality, let why = codec.refusal(of: quality) {
-                throw .usage("--quality \(quality): \(why)")
-            }
-            guard let encoder = codec.encoders(quality: request.quality).first else {
-                throw .usage("--codec \(codec.rawValue): this FFmpeg has no \(codec.displayName) encoder")
-            }
-            guard stores(encoder) else {
-                throw .usage(
-                    "--codec \(codec.rawValue): \(AtomicOutput.displayName(ofFormat: container)) cannot store \(codec.displayName); "
-                        + "write .mkv\(codec == .prores ? " or .mov" : "") instead")
-            }
             families = [codec]
         } else {
             // The source's family where the container stores it, else what it stores.
             let own = OutputCodec.family(ofSource: video.codecName)
             families = ([own, .h264, .hevc, .vp9, .av1]).filter { family in
                 (request.quality.map { family.refusal(of: $0) == nil } ?? true)
-                    && family.encoders(quality: request.quality).contains { stores($0) }
+                    && family.encoders(quality: nil).contains { stores($0) }
+            }
+            if let quality = request.quality, let first = families.first, let clash = first.qualityClash(quality) {
+                throw .usage(clash)
             }
         }
         // The first encoder of the first family that takes the pictures as they are; else the
@@ -74,7 +76,7 @@ public struct DeliveryEncoding: Sendable, Equatable {
                 ?? candidates.first,
             let format = Encoder.bestFormat(of: encoder, for: source)
         else {
-            throw .usage("no encoder here writes video \(AtomicOutput.displayName(ofFormat: container)) can store")
+            throw .usage("no encoder here writes video \(container.displayName) can store (\(output))")
         }
         let quality = request.quality ?? family.defaultQuality
         let with = "re-encoded with \(encoder)" + (quality.map { " (\($0))" } ?? "")

@@ -8,7 +8,7 @@ extension ExportPipeline {
     public func preview(fileSize: Int64) throws(ExportFailure) -> ExportPreview {
         let demuxer = try ExportPipeline.openInput(MediaInput(path: settings.input, timing: settings.timing))
         let (analysis, plan) = try plan(demuxer, fileSize: fileSize)
-        let container = AtomicOutput.containerFormat(for: settings.output)
+        let container = Container(output: settings.output)
         let pass = try pass(demuxer, analysis: analysis, plan: plan, fileSize: fileSize, progress: nil) { _ in
             CountingSink(container: container)
         }

@@ -27,7 +27,7 @@ extension ExportPipeline {
         let video = analysis.video
         // Every audio track comes out, each retimed as the first (the one the plan checks) is.
         let audio = settings.audio == .mute ? [] : TrackChoice.audio(demuxer.streams, video: video)
-        let format = AtomicOutput.containerFormat(for: settings.output)
+        let format = Container(output: settings.output)
         let presentation = settings.rotation.map { video.presentation.rotated(clockwise: $0) } ?? video.presentation
         let extras = ExtraTrackOutput(
             streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio.first, format: format,
@@ -78,14 +78,14 @@ extension ExportPipeline {
         _ sink: any PacketSink, video: VideoOutput, audio: [AudioOutput], extras: ExtraTrackOutput,
         streams: [StreamInfo]
     ) -> [ExportTrack] {
-        let videoDuration = video.tally.duration(isISO: sink.container == "mp4" || sink.container == "mov")
+        let videoDuration = video.tally.duration(isISO: sink.container.hasEditLists)
         var tracks = sink.tallies.enumerated().map { i, tally in
             ExportTrack(
                 index: i, tally: tally, retimed: audio.first { $0.index == i }?.retimedSamples,
                 videoDuration: videoDuration)
         }
         var timecodeSource: Int?
-        if extras.timecode != nil, sink.container == "mp4" || sink.container == "mov" {
+        if extras.timecode != nil, sink.container.holdsTimecodeTrack {
             timecodeSource = extras.timecodeTrack?.index
             tracks.append(
                 ExportTrack(

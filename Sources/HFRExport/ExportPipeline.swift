@@ -82,24 +82,24 @@ public final class ExportPipeline {
         _ demuxer: borrowing Demuxer, to path: String, analysis: InputAnalysis, plan: ExportPlan, fileSize: Int64,
         progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> ExportReport {
-        let format = AtomicOutput.containerFormat(for: settings.output)
-        let isISO = format == "mp4" || format == "mov"
-        let tags = header(plan: plan, analysis: analysis, inputTags: demuxer.metadata, isISO: isISO)
+        let format = Container(output: settings.output)
+        let tags = header(
+            plan: plan, analysis: analysis, inputTags: demuxer.metadata, isISO: format.holdsCaptureRateTag)
         let pass = try pass(demuxer, analysis: analysis, plan: plan, fileSize: fileSize, progress: progress) {
             (mapped) throws(ExportFailure) in
             // Matroska otherwise writes a random segment UID and its version: the same export would
             // give other bytes each run (MP4 needs nothing: it writes neither).
             try MuxerSink(
                 path: path, format: format, copyingFrom: mapped?.file, tags: tags,
-                options: isISO ? ["movflags": "+use_metadata_tags"] : ["fflags": "+bitexact"])
+                options: format.isISO ? ["movflags": "+use_metadata_tags"] : ["fflags": "+bitexact"])
         }
         do {
-            if isISO {
+            if format.holdsCaptureRateTag {
                 try MP4MetadataPatch.setFloat32(
                     ExportMetadata.floatTags(plan: plan, sourceCaptureRate: analysis.captureRate), inFileAt: path)
             }
             // FFmpeg 5.1 writes no rotation into Matroska: a quarter turn goes in as a `Projection` roll.
-            if format == "matroska", let turn = pass.presentation.clockwiseRotation, turn != 0 {
+            if format.rotation == .quarterTurns, let turn = pass.presentation.clockwiseRotation, turn != 0 {
                 try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
             }
         } catch {

@@ -205,10 +205,10 @@ public struct ExportPlan: Sendable {
             }
         }
         if plan.layers == nil {
-            let container = AtomicOutput.containerFormat(for: settings.output)
             let makesPictures = plan.synthesis != nil || (plan.dropFill.map { $0 != .repeat } ?? false)
             plan.delivery = try DeliveryEncoding.choose(
-                video: analysis.video, container: container, makesPictures: makesPictures, request: settings.delivery)
+                video: analysis.video, output: settings.output, makesPictures: makesPictures, request: settings.delivery
+            )
             plan.layeredBitrate = settings.delivery.quality.flatMap { q in
                 if case .bitrate(let bits) = q { bits } else { nil }
             }
@@ -323,8 +323,8 @@ public struct ExportPlan: Sendable {
         var decodeStart: Rational? = nil
         if start > Rational(0) {
             let key = analysis.keyframeBeforeStart ?? Rational(0)
-            let format = AtomicOutput.containerFormat(for: output)
-            if key != start, format == "mp4" || format == "mov" {
+            let format = Container(output: output)
+            if key != start, format.hasEditLists {
                 // Decoding starts at the keyframe; the frames before the cut get negative times,
                 // which the MP4/MOV edit list hides: an exact cut without re-encoding.
                 notes.append(

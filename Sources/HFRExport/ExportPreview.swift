@@ -47,8 +47,8 @@ public struct ExportPreview: Sendable {
 
     public let input: String
     public let output: String
-    /// libavformat's name of the output container ("mp4", "mov", "matroska").
-    public let container: String
+    /// The output container.
+    public let container: Container
     public let captureRate: Rational
     public let captureRateSource: String
     public let outputRate: Rational
@@ -110,7 +110,7 @@ public struct ExportPreview: Sendable {
         tracks: [ExportTrack], notes: [String]
     ) {
         let tally = video.tally
-        let container = AtomicOutput.containerFormat(for: settings.output)
+        let container = Container(output: settings.output)
         input = settings.input
         output = settings.output
         self.container = container
@@ -142,7 +142,7 @@ public struct ExportPreview: Sendable {
         cutFill = plan.synthesis == nil ? nil : plan.cutFill.rawValue
         (encoder, quality) = plan.encoderAndQuality
         shutter = plan.shutter.map { $0 * Rational(360) }
-        outputDuration = tally.duration(isISO: container == "mp4" || container == "mov")
+        outputDuration = tally.duration(isISO: container.hasEditLists)
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
         audioTracks = audio.count
         let retimed = audio.first?.retimedSamples
@@ -159,7 +159,7 @@ public struct ExportPreview: Sendable {
     static func audioAlgorithm(_ settings: ExportSettings, _ analysis: InputAnalysis, _ plan: ExportPlan) -> String {
         guard settings.audio != .mute, let audio = analysis.audio else { return "none" }
         // A codec the container does not store is converted: through the retimer, at speed 1.
-        let container = AtomicOutput.containerFormat(for: settings.output)
+        let container = Container(output: settings.output)
         return AudioOutput.copies(audio, plan: plan, container: container) ? "copy" : settings.audio.rawValue
     }
 

@@ -24,7 +24,7 @@ final class ExtraTrackOutput {
 
     /// Chooses what to keep of `streams` (all the input's) in container `format`.
     init(
-        streams: [StreamInfo], metadata: [String: String], video: StreamInfo, audio: StreamInfo?, format: String,
+        streams: [StreamInfo], metadata: [String: String], video: StreamInfo, audio: StreamInfo?, format: Container,
         plan: ExportPlan, origin: Rational, presentation: StreamPresentation? = nil
     ) {
         self.plan = plan
@@ -38,8 +38,8 @@ final class ExtraTrackOutput {
         }
         let shown = presentation ?? video.presentation
         // Matroska takes a quarter turn (`MatroskaRotationPatch`), not a flip or another angle.
-        let kept = format == "matroska" && shown.clockwiseRotation != nil
-        if format == "matroska" || format == "webm", shown.displayMatrix != nil, shown.clockwiseRotation != 0, !kept {
+        let kept = format.rotation == .quarterTurns && shown.clockwiseRotation != nil
+        if format.rotation != .displayMatrix, shown.displayMatrix != nil, shown.clockwiseRotation != 0, !kept {
             let turn = shown.clockwiseRotation.map { "rotation \($0)° clockwise" } ?? "not a quarter turn"
             notes.append("the display matrix (\(turn)) is left out: \(format) cannot store it")
         }
@@ -50,7 +50,7 @@ final class ExtraTrackOutput {
                 leftOut[s.index] = reason
                 continue
             }
-            if Muxer.accepts(codecID: s.codecID, format: format) {
+            if format.holds(codecID: s.codecID) {
                 tracks[s.index] = (s, nil)
             } else {
                 let name = s.codecName == "none" ? s.codecTag ?? "unknown" : s.codecName

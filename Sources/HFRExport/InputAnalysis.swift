@@ -120,7 +120,7 @@ public struct InputAnalysis: Sendable {
         try TimestampCheck.timeBase(video.timeBase)
         // An MP4/MOV header listing no frames is fragmented or has an unreadable sample table: the
         // index (every fragment's samples) says which.
-        let isUncounted = video.declaredFrameCount == 0 && demuxer.formatName.split(separator: ",").contains("mov")
+        let isUncounted = video.declaredFrameCount == 0 && Container.isISO(demuxer: demuxer.formatName)
         let audio = TrackChoice.audio(streams, video: video).first
         let scale = PlaybackTiming.streamScale(path: path, tags: demuxer.metadata, video: video)
         if range == nil, !isUncounted,

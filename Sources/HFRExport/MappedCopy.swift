@@ -14,9 +14,9 @@ struct MappedCopy {
 
     /// The mapped input and its video index, when this export can be made this way; else nil.
     static func prepare(
-        _ demuxer: borrowing Demuxer, settings: ExportSettings, plan: ExportPlan, video: StreamInfo, format: String
+        _ demuxer: borrowing Demuxer, settings: ExportSettings, plan: ExportPlan, video: StreamInfo, format: Container
     ) -> MappedCopy? {
-        guard case .conform = settings.mode, settings.range == nil, format == "mp4" || format == "mov",
+        guard case .conform = settings.mode, settings.range == nil, format.isISO,
             let layers = plan.layers, layers.maxLevels.allSatisfy({ $0 >= layers.levelCount - 1 }),
             plan.map.isConstant, plan.decodeStart == nil, !plan.copiesAudio || settings.audio == .mute,
             IndexScan.standsIn(demuxer, path: settings.input)

@@ -4,7 +4,7 @@ import HFRMedia
 /// it writes as the dry run's `CountingSink` counts it.
 final class MuxerSink: PacketSink {
     private(set) var muxer: Muxer
-    let container: String
+    let container: Container
     var encodes: Bool { true }
     private(set) var tallies: [TrackTally] = []
     /// Container tags, in the order they are set, and the muxer's header options.
@@ -13,7 +13,7 @@ final class MuxerSink: PacketSink {
 
     /// Creates `path`; with `file`, video packets view that mapped input (`MappedCopy`).
     init(
-        path: String, format: String, copyingFrom file: MappedFile?, tags: [(key: String, value: String)],
+        path: String, format: Container, copyingFrom file: MappedFile?, tags: [(key: String, value: String)],
         options: [String: String]
     ) throws(ExportFailure) {
         do {

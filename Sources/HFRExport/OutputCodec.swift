@@ -19,7 +19,29 @@ public enum OutputCodec: String, Sendable, CaseIterable {
     }
 
     /// Whether a stream of libavcodec's codec `name` is already this codec (a copy keeps it).
-    func isCodec(_ name: String) -> Bool { name == (self == .openh264 ? "h264" : rawValue) }
+    func isCodec(_ name: String) -> Bool { name == codecName }
+
+    /// libavcodec's name of the codec it writes ("h264" for OpenH264).
+    var codecName: String { self == .openh264 ? "h264" : rawValue }
+
+    /// The one sentence for `--codec` naming a codec `container` (`output`'s) cannot hold, naming
+    /// the containers that can; nil when it holds it.
+    func clash(with container: Container, output: String) -> String? {
+        guard !container.holds(codecNamed: codecName) else { return nil }
+        return "--codec \(rawValue): \(displayName) video cannot be written to \(container.displayName) (\(output)); "
+            + "use \(Container.listedExtensions(holding: codecName))"
+    }
+
+    /// The one sentence for a `--quality` this codec's encoders cannot take (`refusal(of:)`, or
+    /// beyond every encoder's limits: the first's are named); nil when one of them takes it.
+    func qualityClash(_ quality: VideoQuality) -> String? {
+        if let why = refusal(of: quality) { return "--quality \(quality): \(why)" }
+        let all = encoders(quality: nil)
+        guard encoders(quality: quality).isEmpty, let first = all.first,
+            let why = Encoder.refusal(of: quality, by: first)
+        else { return nil }
+        return "--quality \(quality): \(displayName) (\(first)) \(why)"
+    }
 
     /// The display name for messages ("H.264", "ProRes").
     var displayName: String {
@@ -34,20 +56,23 @@ public enum OutputCodec: String, Sendable, CaseIterable {
         }
     }
 
-    /// The libavcodec encoders that write it, best first: the first that takes the pictures as
-    /// they are wins (SVT-AV1 reads 4:2:0 up to 10 bits only and has no lossless mode).
+    /// The libavcodec encoders that write it and take `quality` (`Encoder.refusal(of:by:)`), best
+    /// first: the first that takes the pictures as they are wins (SVT-AV1 reads 4:2:0 up to 10 bits
+    /// only and has no lossless mode).
     func encoders(quality: VideoQuality?) -> [String] {
         let names: [String] =
             switch self {
             case .h264: ["libx264"]
             case .hevc: ["libx265"]
-            case .av1: quality == .lossless ? ["libaom-av1"] : ["libsvtav1", "libaom-av1"]
+            case .av1: ["libsvtav1", "libaom-av1"]
             case .vp9: ["libvpx-vp9"]
             case .prores: ["prores_ks"]
             case .ffv1: ["ffv1"]
             case .openh264: []
             }
-        return names.filter(Encoder.exists)
+        return names.filter { name in
+            Encoder.exists(name) && (quality.map { Encoder.refusal(of: $0, by: name) == nil } ?? true)
+        }
     }
 
     /// The quality a delivery encode uses unless `--quality` says: visually lossless constant

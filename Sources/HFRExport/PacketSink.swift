@@ -7,8 +7,8 @@ import HFRMedia
 /// (`ExportPipeline.pass`), and both sinks count what they are handed alike (`TrackTally`): the plan
 /// the dry run prints and the plan the export reports are the same figures.
 protocol PacketSink: AnyObject {
-    /// libavformat's name of the output container ("mp4", "mov", "matroska", "webm").
-    var container: String { get }
+    /// The output container.
+    var container: Container { get }
     /// Whether re-encoded video and retimed audio are really decoded and encoded: false in the dry
     /// run, which counts the re-encoders' decisions (`SlotCounter`, `PlannedRetime`) instead.
     var encodes: Bool { get }

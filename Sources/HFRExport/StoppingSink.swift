@@ -12,7 +12,7 @@ final class StoppingSink: PacketSink {
         self.shouldStop = shouldStop
     }
 
-    var container: String { sink.container }
+    var container: Container { sink.container }
     var encodes: Bool { sink.encodes }
     var tallies: [TrackTally] { sink.tallies }
     func add(_ track: OutputTrack) throws(ExportFailure) -> Int { try sink.add(track) }

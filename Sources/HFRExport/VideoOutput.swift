@@ -73,10 +73,7 @@ final class VideoOutput {
         let dropsLayers = plan.layers.map { l in l.maxLevels.contains { $0 < l.levelCount - 1 } } == true
         movesPrefixes = parser?.codec == .h264 && dropsLayers
         decodeTimes = CopySelection.evenDecodeTimes(plan)
-        if let refusal = VideoOutput.containerRefusal(
-            format: sink.container, accepts: Muxer.format(sink.container, accepts: info.codecID), info: info,
-            plan: plan)
-        {
+        if let refusal = VideoOutput.containerRefusal(container: sink.container, info: info, plan: plan) {
             throw .refused(refusal)
         }
         tally = FrameTally(
@@ -207,21 +204,22 @@ final class VideoOutput {
         )
     }
 
-    /// Why container `format` (which `accepts` the video's codec or not) cannot hold the video
-    /// `plan` writes, copied or re-encoded to H.264, naming one that can; nil when it can.
-    static func containerRefusal(format: String, accepts: Bool, info: StreamInfo, plan: ExportPlan) -> String? {
-        let names = [("mov", "mov"), ("matroska", "mkv"), ("mp4", "mp4"), ("webm", "webm")]
-        let output = names.first { $0.0 == format }?.1.uppercased() ?? format
-        let takesH264 = Muxer.formatAcceptsH264(format)
+    /// Why `container` cannot hold the video `plan` writes, copied or re-encoded to H.264, naming
+    /// the containers that can; nil when it can.
+    static func containerRefusal(container: Container, info: StreamInfo, plan: ExportPlan) -> String? {
+        let takesH264 = container.holdsH264
         if plan.layers == nil ? plan.delivery == nil && !takesH264 : plan.isSpliced && !takesH264 {
             let why = plan.reencodeReason.map { " (\($0))" } ?? ""
-            return "this export re-encodes the video to H.264\(why), which \(output) cannot store: write .mkv instead"
+            let name = container.displayName
+            return "this export re-encodes the video to H.264\(why), which \(name) cannot store: write .mkv instead"
         }
-        guard plan.layers != nil, !accepts else { return nil }
-        let instead = names.first { Muxer.format($0.0, accepts: info.codecID) }.map { "write .\($0.1) instead" }
+        guard plan.layers != nil, !container.holds(codecID: info.codecID) else { return nil }
+        let holders = Container.exportContainers(holding: info.codecID).compactMap(\.fileExtension)
+        let instead = holders.isEmpty ? nil : "write \(Container.listed(holders)) instead"
         let reencode = takesH264 ? "re-encode to H.264 with --reencode always" : nil
         let remedies = [instead, reencode].compactMap { $0 }.joined(separator: ", or ")
-        return "\(info.codecName) video cannot be copied into \(output)\(remedies.isEmpty ? "" : "; ")\(remedies)"
+        let tail = remedies.isEmpty ? "" : "; " + remedies
+        return "\(info.codecName) video cannot be copied into \(container.displayName)\(tail)"
     }
 
     /// Hands a spliced export's packet at source time `t` to the stretch that decodes it: from the

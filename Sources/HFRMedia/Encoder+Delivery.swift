@@ -141,6 +141,24 @@ extension Encoder {
         avcodec_find_encoder_by_name(name).map { $0.pointee.id.rawValue }
     }
 
+    /// Why delivery encoder `name` cannot spend bits as `quality` says, to follow "libx264 ":
+    /// beyond its CRF scale (x264 and x265 stop at 51 and would clamp or refuse; FFmpeg 5.1's
+    /// SVT-AV1 reads crf 0 as unset), or no lossless mode (SVT-AV1). nil when it can.
+    public static func refusal(of quality: VideoQuality, by name: String) -> String? {
+        let scales: [String: ClosedRange<Int>] = [
+            "libx264": 0...51, "libx265": 0...51, "libvpx-vp9": 0...63, "libaom-av1": 0...63, "libsvtav1": 1...63,
+        ]
+        switch quality {
+        case .crf(let n):
+            guard let scale = scales[name], !scale.contains(n) else { return nil }
+            return "takes crf:\(scale.lowerBound) to crf:\(scale.upperBound)"
+        case .lossless:
+            return name == "libsvtav1" ? "has no lossless mode" : nil
+        case .bitrate:
+            return nil
+        }
+    }
+
     /// Whether this FFmpeg has encoder `name`.
     public static func exists(_ name: String) -> Bool { avcodec_find_encoder_by_name(name) != nil }
 }

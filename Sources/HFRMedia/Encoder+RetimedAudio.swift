@@ -1,26 +1,18 @@
 import CFFmpeg
 
 extension Encoder {
-    /// What a retimed audio track is encoded to in container `format`: lossless audio in its own
-    /// codec where the container stores it (PCM at its depth in MOV and Matroska, FLAC in Matroska,
-    /// ALAC in MP4, MOV and Matroska), AAC where the container takes AAC (MP4, MOV, Matroska), else
+    /// What a retimed audio track is encoded to in `container`: lossless audio in its own codec
+    /// where the container stores it (PCM at its depth in MOV and Matroska, FLAC in Matroska, ALAC
+    /// in MP4, MOV and Matroska), AAC where the container takes AAC (MP4, MOV, Matroska), else
     /// Vorbis (WebM).
-    public static func retimedAudioCodec(source: StreamInfo, format: String) -> String {
-        if keepsLosslessCodec(source.codecName, format: format),
+    public static func retimedAudioCodec(source: StreamInfo, format container: Container) -> String {
+        if isLosslessAudio(source.codecName), container.keepsLosslessAudio(source.codecName),
             avcodec_find_encoder(AVCodecID(source.codecID)) != nil,
-            Muxer.accepts(codecID: source.codecID, format: format)
+            container.holds(codecID: source.codecID)
         {
             return source.codecName
         }
-        return Muxer.accepts(codecID: AV_CODEC_ID_AAC.rawValue, format: format) ? "aac" : "libvorbis"
-    }
-
-    /// Whether `codec` is lossless audio that stays itself in container `format` (MP4 stores no
-    /// PCM, and FLAC only experimentally; MOV no FLAC).
-    static func keepsLosslessCodec(_ codec: String, format: String) -> Bool {
-        if codec.hasPrefix("pcm_") { return format != "mp4" }
-        if codec == "flac" { return format != "mp4" && format != "mov" }
-        return isLosslessAudio(codec)
+        return container.holds(codecID: AV_CODEC_ID_AAC.rawValue) ? "aac" : "libvorbis"
     }
 
     /// Whether `codec` (FFmpeg's name) is lossless audio hfr keeps in its own codec: PCM, FLAC, ALAC.

@@ -28,8 +28,35 @@ public struct Encoder: ~Copyable {
     }
 
     deinit {
+        if context.pointee.frame_number == 0, String(cString: context.pointee.codec.pointee.name) == "libsvtav1" {
+            Encoder.endUnusedStream(context)
+        }
         var owned: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&owned)
+    }
+
+    /// SVT-AV1 waits forever in its deinit for an end of stream when no frame reached it (an export
+    /// failing at the muxer's header or at its input's first packet), and forever for a packet
+    /// after an end of stream that ends no frame: it is given one black picture and the end, and
+    /// what it gives back is dropped.
+    private static func endUnusedStream(_ context: UnsafeMutablePointer<AVCodecContext>) {
+        let size = (width: Int(context.pointee.width), height: Int(context.pointee.height))
+        guard
+            let frame = try? Frame.picture(
+                width: size.width, height: size.height, format: PixelFormat(context.pointee.pix_fmt)),
+            let packet = av_packet_alloc()
+        else { return }
+        let buffers = frame.pointer.pointee.buf
+        for buffer in [buffers.0, buffers.1, buffers.2, buffers.3] {
+            if let b = buffer?.pointee { b.data.initialize(repeating: 0, count: Int(b.size)) }
+        }
+        frame.pointer.pointee.pts = 0
+        _ = avcodec_send_frame(context, frame.pointer)
+        while avcodec_receive_packet(context, packet) >= 0 { av_packet_unref(packet) }
+        _ = avcodec_send_frame(context, nil)
+        while avcodec_receive_packet(context, packet) >= 0 { av_packet_unref(packet) }
+        var dropped: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&dropped)
     }
 
     /// Samples per audio frame the encoder wants (0 when any size is fine).

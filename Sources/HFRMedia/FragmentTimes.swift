@@ -24,7 +24,7 @@ final class FragmentTimes {
     /// The repair for `context`, an opened `path`; nil when no sample needs one (or the input is no
     /// fragmented MP4).
     static func of(_ context: UnsafeMutablePointer<AVFormatContext>, path: String) -> FragmentTimes? {
-        guard String(cString: context.pointee.iformat.pointee.name).split(separator: ",").contains("mov") else {
+        guard Container.isISO(demuxer: String(cString: context.pointee.iformat.pointee.name)) else {
             return nil
         }
         let byTrack = moves(path: path)

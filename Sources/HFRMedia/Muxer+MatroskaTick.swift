@@ -18,7 +18,7 @@ extension Muxer {
     /// (`setFrameRate`): nil for other containers, without such a video (audio only: FFmpeg's
     /// millisecond) and where the millisecond already times every frame exactly.
     func chooseMatroskaTick() -> MatroskaTick? {
-        guard formatName == "matroska" || formatName == "webm" else { return nil }
+        guard container.isMatroska else { return nil }
         for index in 0..<Int(context.pointee.nb_streams) {
             let stream = context.pointee.streams[index]!.pointee
             guard stream.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,

@@ -1,12 +1,6 @@
 import CFFmpeg
 
 extension Muxer {
-    /// Whether the container `format` (a muxer name such as "mp4") can store codec `codecID`; false
-    /// for streams without a codec FFmpeg knows (a `tmcd` or GoPro `gpmd` data track).
-    public static func accepts(codecID: UInt32, format: String) -> Bool {
-        codecID != AV_CODEC_ID_NONE.rawValue && self.format(format, accepts: codecID)
-    }
-
     /// Sets a tag of output stream `index` (`language`, `timecode`, …). Call before `writeHeader`.
     public func setMetadata(_ key: String, _ value: String, ofStream index: Int) {
         av_dict_set(&context.pointee.streams[index]!.pointee.metadata, key, value, 0)

@@ -14,7 +14,7 @@ public struct Muxer: ~Copyable {
     private(set) var matroskaTick: MatroskaTick?
 
     /// Creates `path`; the container is chosen from `format` or else from the extension.
-    public init(path: String, format: String? = nil) throws(AVFailure) {
+    public init(path: String, format: Container? = nil) throws(AVFailure) {
         let ctx = try Muxer.outputContext(path: path, format: format)
         if ctx.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             let opened = path.withPathBytes { avio_open(&ctx.pointee.pb, $0, AVIO_FLAG_WRITE) }
@@ -31,7 +31,7 @@ public struct Muxer: ~Copyable {
     /// Creates `path` for packets that view `source` (`Packet.view(of:)`): their payload is copied
     /// from file to file by the kernel instead of being written from memory. Packets are written
     /// in the order given (the caller interleaves: a copy of a file's packets keeps the file's order).
-    public init(path: String, format: String, copyingFrom source: MappedFile) throws(AVFailure) {
+    public init(path: String, format: Container, copyingFrom source: MappedFile) throws(AVFailure) {
         let ctx = try Muxer.outputContext(path: path, format: format)
         let sink: FileCopySink
         do {
@@ -52,12 +52,12 @@ public struct Muxer: ~Copyable {
     }
 
     /// A new output context for `path` (the container from `format`, else from the extension).
-    private static func outputContext(path: String, format: String?) throws(AVFailure)
+    private static func outputContext(path: String, format: Container?) throws(AVFailure)
         -> UnsafeMutablePointer<AVFormatContext>
     {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(
-            path.withPathBytes { avformat_alloc_output_context2(&ctx, nil, format, $0) },
+            path.withPathBytes { avformat_alloc_output_context2(&ctx, nil, format?.name, $0) },
             "avformat_alloc_output_context2", .writingOutput)
         guard let ctx else {
             throw AVFailure(

@@ -32,8 +32,7 @@ final class ClipWriter {
         partial = RecordSettings.partialPath(for: path)
         self.format = format
         decodeStart = window.decodeStart
-        let container = AtomicOutput.containerFormat(for: path)
-        windowStart = container == "mp4" || container == "mov" ? window.start : window.decodeStart
+        windowStart = Container(output: path).hasEditLists ? window.start : window.decodeStart
         frameDuration = settings.capture.frameRate.reciprocal
         do {
             fragments = try FragmentWriter(

@@ -20,7 +20,7 @@ final class FragmentWriter {
         path: String, width: Int, height: Int, parameterSets: [UInt8], videoTimeBase: Rational,
         audio: (parameters: CodecParameters, timeBase: Rational)?, captureRate: Rational, rotation: Int = 0
     ) throws(AVFailure) {
-        muxer = try Muxer(path: path, format: "mp4")
+        muxer = try Muxer(path: path, format: .mp4)
         videoIndex = try muxer.addStream(
             copying: CodecParameters.h264(width: width, height: height, extradata: parameterSets),
             timeBase: videoTimeBase)

@@ -46,7 +46,7 @@ enum RecordingFinalizer {
     ) throws(AVFailure) {
         let file = AtomicOutput(path: output)
         try remux(
-            partial, into: file.temporaryPath, format: AtomicOutput.containerFormat(for: output),
+            partial, into: file.temporaryPath, format: Container(output: output),
             captureRate: captureRate, audio: audio, clip: clip)
         do {
             try file.commit()
@@ -57,28 +57,29 @@ enum RecordingFinalizer {
     }
 
     private static func remux(
-        _ partial: String, into path: String, format: String, captureRate: Rational, audio: AudioTiming?,
+        _ partial: String, into path: String, format: Container, captureRate: Rational, audio: AudioTiming?,
         clip: ClipTiming?
     ) throws(AVFailure) {
         let demuxer = try Demuxer(url: partial)
         let streams = demuxer.streams
         var muxer = try Muxer(path: path, format: format)
         let outputIndex = try addStreams(of: demuxer, to: &muxer, captureRate: captureRate)
-        let isISO = format == "mp4" || format == "mov"
-        for (key, value) in captureRateTags(captureRate, isISO: isISO) { muxer.setMetadata(key, value) }
+        for (key, value) in captureRateTags(captureRate, isISO: format.holdsCaptureRateTag) {
+            muxer.setMetadata(key, value)
+        }
         // When capture started, as the fragmented file says (written as its first frame was encoded).
         let started =
             clip?.creationTime ?? demuxer.metadata["creation_time"]
             ?? HFRVersion.creationTimeText(secondsSince1970: Int64(Date().timeIntervalSince1970))
         for (key, value) in HFRVersion.tags(creationTime: started) { muxer.setMetadata(key, value) }
         for (key, value) in clip?.tags ?? [] { muxer.setMetadata(key, value) }
-        try muxer.writeHeader(options: isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
+        try muxer.writeHeader(options: format.isISO ? ["movflags": "+faststart+use_metadata_tags"] : [:])
         let video = streams.first { $0.kind == .video }
         try copyPackets(from: demuxer, to: &muxer, outputIndex: outputIndex, audio: audio, clip: clip)
         try muxer.finish()
-        if isISO { try storeFloatCaptureRate(captureRate, inFileAt: path) }
+        if format.holdsCaptureRateTag { try storeFloatCaptureRate(captureRate, inFileAt: path) }
         // FFmpeg 5.1 writes no rotation into Matroska: `--rotate` goes in as a `Projection` roll.
-        if format == "matroska", let turn = video?.presentation.clockwiseRotation, turn != 0 {
+        if format.rotation == .quarterTurns, let turn = video?.presentation.clockwiseRotation, turn != 0 {
             try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
         }
     }

@@ -147,7 +147,7 @@ public struct IndexScan: Sendable {
 
     /// The main video stream and the file's sample marks, when its index stands in for its packets.
     static func standIn(_ demuxer: borrowing Demuxer, path: String) -> (StreamInfo, MP4SampleFlags)? {
-        guard demuxer.formatName.contains("mov") || demuxer.formatName.contains("mp4"),
+        guard Container.isISO(demuxer: demuxer.formatName),
             let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }),
             demuxer.reorderDelay(ofStream: video.index) == 0, video.declaredFrameCount > 0,
             Int64(demuxer.indexEntryCount(ofStream: video.index)) == video.declaredFrameCount,

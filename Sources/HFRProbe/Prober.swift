@@ -29,7 +29,7 @@ public enum Prober {
         let video = streams.first { $0.kind == .video && !$0.isAttachedPicture }
         var parser = video.flatMap { FrameParser(codecName: $0.codecName, extradata: $0.extradata) }
 
-        let isMP4Family = demuxer.formatName.contains("mp4") || demuxer.formatName.contains("mov")
+        let isMP4Family = Container.isISO(demuxer: demuxer.formatName)
         let indexed = input.timing == nil ? IndexScan.standIn(demuxer, path: path) : nil
         let marks = indexed?.1 ?? (isMP4Family ? MP4SampleFlags(path: path) : nil)
         var tallies = [StreamTally](repeating: StreamTally(), count: streams.count)

@@ -188,11 +188,12 @@ import Testing
         #expect(
             try MediaChecks.entry(prores, stream: "v:0", "codec_name,pix_fmt,color_transfer")
                 == "prores,yuv422p10le,smpte2084")
-        for (options, message) in [
-            (["--codec", "prores"], "MP4 cannot store ProRes"), (["--quality", "crf:99"], "--quality must be"),
-            (["--codec", "ffv1", "--quality", "crf:20"], "FFV1 is lossless only"),
+        for (options, name, message) in [
+            (["--codec", "prores"], "bad.mp4", "ProRes video cannot be written to MP4"),
+            (["--quality", "crf:99"], "bad.mp4", "--quality must be"),
+            (["--codec", "ffv1", "--quality", "crf:20"], "bad.mkv", "FFV1 is lossless only"),
         ] {
-            let bad = try Tool.hfr(["export", input, dir.path("bad.mp4"), "--fps", "30"] + options)
+            let bad = try Tool.hfr(["export", input, dir.path(name), "--fps", "30"] + options)
             #expect(bad.status == 64 && bad.stderr.contains(message), "\(options): \(bad.stderr)")
         }
         #expect(try dir.contents().sorted() == ["exact.mkv", "pq.mp4", "prores.mov", "slow.mp4"])

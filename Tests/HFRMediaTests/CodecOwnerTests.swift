@@ -26,6 +26,17 @@ import Testing
         #expect(count[0] == Int(ffprobe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
+    /// An SVT-AV1 encoder dropped before its first frame (an export that fails at the muxer's
+    /// header or at the input's first packet) is closed: SVT-AV1 waited forever in its deinit for
+    /// an end of stream nobody sent.
+    @Test func anSVTAV1EncoderClosedBeforeItsFirstFrameReturns() throws {
+        let encoder = try Encoder.delivery(
+            codec: "libsvtav1", width: 160, height: 120, format: .yuv420p, rate: Rational(30),
+            timeBase: Rational(1, 30), keyframeInterval: 30, signal: StreamPresentation(), quality: .crf(35))
+        #expect(encoder.pixelFormat == .yuv420p)
+        _ = consume encoder
+    }
+
     @Test func missingFileFailsWithItsErrno() {
         #expect {
             _ = try Demuxer(url: "/nonexistent/file.mp4")

@@ -14,7 +14,7 @@ import Testing
         let file = try MappedFile(path: input)
         var muxer =
             mapped
-            ? try Muxer(path: output, format: "mp4", copyingFrom: file) : try Muxer(path: output, format: "mp4")
+            ? try Muxer(path: output, format: .mp4, copyingFrom: file) : try Muxer(path: output, format: .mp4)
         let index = try muxer.addStream(
             copying: demuxer.codecParameters(ofStream: video.index), timeBase: video.timeBase)
         try muxer.writeHeader()
