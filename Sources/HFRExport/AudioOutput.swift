@@ -24,6 +24,12 @@ final class AudioOutput {
         self.info = info
         self.plan = plan
         self.origin = origin
+        // A track the file announces but never describes (an MPEG-TS stream whose PID appears
+        // half-way: 0 Hz, no channels) is the input's fault, said before anything is set up for it.
+        guard info.sampleRate > 0, info.channels > 0 else {
+            throw .badInput(
+                "audio stream #\(info.index) has no sample rate or channels (its parameters are never given)")
+        }
         let container = sink.container
         var track: OutputTrack
         do {
@@ -53,7 +59,7 @@ final class AudioOutput {
             }
         } catch let failure as AVFailure where failure.stage == .decoding {
             // The side check's decoder does not open on the input's audio configuration.
-            throw .badInput("audio decoder configuration is corrupt (\(failure))")
+            throw .of("audio decoder configuration is corrupt", failure)
         } catch {
             throw .settingUpOutput(error)
         }

@@ -58,13 +58,12 @@ final class AudioRetimer {
         layout = keepsLayout ? info.channelLayout : nil
         sourceTimeBase = info.timeBase
         decoder = try AudioRetimer.openDecoder(parameters, info: info)
-        do {
-            sink = try AudioEncoderSink(
-                codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: info.bitsPerSample)
-            decoded = try Frame()
-        } catch {
-            throw .processing("audio: \(error)")
+        let (rate, count, layout) = (sampleRate, channels, layout)
+        sink = try ExportFailure.during("audio encoder \(codec)") {
+            try AudioEncoderSink(
+                codec: codec, sampleRate: rate, channels: count, layout: layout, bits: info.bitsPerSample)
         }
+        decoded = try ExportFailure.during("allocating a frame") { try Frame() }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan
         let pieces = AudioPiece.segments(
@@ -114,10 +113,8 @@ final class AudioRetimer {
     /// The decoder of the track `info`; bad input when the track's configuration (an AAC `esds`)
     /// opens none.
     static func openDecoder(_ parameters: CodecParameters, info: StreamInfo) throws(ExportFailure) -> Decoder {
-        do {
-            return try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
-        } catch {
-            throw .badInput("audio decoder configuration is corrupt (\(error))")
+        try ExportFailure.during("audio decoder configuration is corrupt", as: .inputData) {
+            try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
         }
     }
 
@@ -128,21 +125,12 @@ final class AudioRetimer {
         _ body: (Frame) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
         if let packet {
-            do {
-                _ = try decoder.send(packet)
-            } catch {
-                throw .badInput("corrupt audio packet (\(error))")
-            }
+            _ = try ExportFailure.during("corrupt audio packet", as: .inputData) { try decoder.send(packet) }
         } else {
             _ = try? decoder.send(nil)
         }
         while true {
-            let state: Drain<Void>
-            do {
-                state = try decoder.receive(into: frame)
-            } catch {
-                throw .badInput("corrupt audio (\(error))")
-            }
+            let state = try ExportFailure.during("corrupt audio", as: .inputData) { try decoder.receive(into: frame) }
             guard case .value = state else { return }
             try body(frame)
         }

@@ -14,17 +14,43 @@ public enum ExportFailure: Error, Sendable {
     case reading(AVFailure)
     /// A failed FFmpeg or file call while writing the output (exit 74 for I/O, else 1).
     case writing(AVFailure)
-    /// The encoder or the stretcher failed (exit 1).
-    case processing(String)
+    /// A stage of the export failed: the stage that ran, what failed (its kind) and the error.
+    case failed(StageFailure)
     /// Ctrl-C or SIGTERM (exit 130); nothing is left behind.
     case interrupted
+
+    /// A stage's own check on the input's data that failed (`text` says what; exit 65).
+    static func processing(_ text: String) -> ExportFailure {
+        .failed(StageFailure(text, kind: .inputData))
+    }
+
+    /// `error` as a failure of `stage`: an export failure (or a stage failure) passes through as
+    /// it is, named where it happened; anything else gets the stage and its own kind, or `kind`
+    /// where the stage knows better (a conversion of decoded pictures fails on the input's data).
+    static func of(_ stage: String, _ error: any Error, as kind: FailureKind? = nil) -> ExportFailure {
+        switch error {
+        case let failure as ExportFailure: failure
+        case let failure as StageFailure: .failed(failure)
+        default: .failed(StageFailure(stage, error, kind: kind))
+        }
+    }
+
+    /// Runs `body` as `stage`, its failure said once (`of(_:_:as:)`).
+    static func during<T: ~Copyable>(
+        _ stage: @autoclosure () -> String, as kind: FailureKind? = nil, _ body: () throws -> T
+    ) throws(ExportFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .of(stage(), error, as: kind)
+        }
+    }
 
     /// A failure while setting up the output's streams: libav's as `writing`, export's own as is.
     static func settingUpOutput(_ error: any Error) -> ExportFailure {
         switch error {
         case let failure as AVFailure: .writing(failure)
-        case let failure as ExportFailure: failure
-        default: .processing("\(error)")
+        default: .of("setting up the output", error)
         }
     }
 }

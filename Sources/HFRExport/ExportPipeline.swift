@@ -156,12 +156,7 @@ public final class ExportPipeline {
         _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to sink: any PacketSink, video: VideoOutput,
         audio: [AudioOutput], extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> GapRange {
-        let packet: Packet
-        do {
-            packet = try Packet()
-        } catch {
-            throw .processing("\(error)")
-        }
+        let packet = try ExportFailure.during("allocating a packet") { try Packet() }
         var lastProgress = Date()
         var inputFraction = 0.0
         var videoPackets = 0
@@ -282,8 +277,7 @@ public final class ExportPipeline {
         do {
             return try demuxer.read(into: packet)
         } catch {
-            if error.stage == .timing { throw .badInput(error.description) }
-            throw .badInput("truncated or corrupt (\(error))")
+            throw .reading(error)
         }
     }
 

@@ -22,12 +22,7 @@ enum FirstFrameCheck {
             throw .badInput("video decoder configuration (\(record)) is corrupt")
         }
         let demuxer = try open(input)
-        let packet: Packet
-        do {
-            packet = try Packet()
-        } catch {
-            throw .processing("\(error)")
-        }
+        let packet = try ExportFailure.during("allocating a packet") { try Packet() }
         demuxer.discardStreams(except: [video.index])
         var read = 0
         var decoding: Decoding?

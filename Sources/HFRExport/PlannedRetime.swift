@@ -14,11 +14,7 @@ final class PlannedRetime {
         sampleRate = info.sampleRate
         outputSamples = AudioRetimer.outputSamples(AudioPiece.segments(of: plan, sampleRate: sampleRate))
         decoder = try AudioRetimer.openDecoder(parameters, info: info)
-        do {
-            frame = try Frame()
-        } catch {
-            throw .processing("audio: \(error)")
-        }
+        frame = try ExportFailure.during("allocating a frame") { try Frame() }
     }
 
     /// Decodes one packet (nil: flushes the decoder), keeping nothing.

@@ -7,20 +7,22 @@ import HFRMedia
 final class VarispeedStretcher: AudioStretcher {
     private let resampler: Resampler
     private let channels: Int
+    /// What this resampling is, as a failure names it: "varispeed" (`--audio varispeed`), or the
+    /// change of rate an encoder needs.
+    private let stage: String
 
-    init(speed: Rational, sampleRate: Int, channels: Int) throws(ExportFailure) {
+    init(speed: Rational, sampleRate: Int, channels: Int, stage: String = "varispeed") throws(ExportFailure) {
         self.channels = channels
+        self.stage = stage
         let rate = Int64(sampleRate)
         // An eased step's exact speed (terms in the tens of thousands) as near as terms
         // swresample takes: the piece is cut to its exact length after.
         let speed = VarispeedStretcher.nearest(speed, limit: Int64(Int32.max - 1) / max(1, rate))
         guard let from = Int(exactly: rate * speed.numerator), let to = Int(exactly: rate * speed.denominator),
             from < Int(Int32.max), to < Int(Int32.max)
-        else { throw .processing("varispeed: speed \(speed) is too fine for resampling") }
-        do {
-            resampler = try Resampler(planarFloatChannels: channels, from: from, to: to)
-        } catch {
-            throw .processing("varispeed: \(error)")
+        else { throw .failed(StageFailure("\(stage): speed \(speed) is too fine for resampling", kind: .system)) }
+        resampler = try ExportFailure.during(stage, as: .system) {
+            try Resampler(planarFloatChannels: channels, from: from, to: to)
         }
     }
 
@@ -53,13 +55,11 @@ final class VarispeedStretcher: AudioStretcher {
         if let input { source.load(input, from: 0, count: count) }
         let capacity = resampler.outputCapacity(forInput: count)
         let target = PlanarBuffer(channels: channels, capacity: capacity)
-        do {
-            let produced = try resampler.convert(
+        let produced = try ExportFailure.during(stage, as: .system) {
+            try resampler.convert(
                 source.constPointers.map { UnsafeRawPointer($0) }, count: input == nil ? nil : count,
                 into: target.mutablePointers.map { UnsafeMutableRawPointer($0) }, capacity: capacity)
-            return target.chunk(produced)
-        } catch {
-            throw .processing("varispeed: \(error)")
         }
+        return target.chunk(produced)
     }
 }
