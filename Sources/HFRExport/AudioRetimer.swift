@@ -58,6 +58,7 @@ final class AudioRetimer {
         layout = keepsLayout ? info.channelLayout : nil
         sourceTimeBase = info.timeBase
         decoder = try AudioRetimer.openDecoder(parameters, info: info)
+        try AudioOutput.requireDescribed(info)
         let (rate, count, layout) = (sampleRate, channels, layout)
         sink = try ExportFailure.during("audio encoder \(codec)") {
             try AudioEncoderSink(

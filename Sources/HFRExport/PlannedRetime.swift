@@ -11,9 +11,10 @@ final class PlannedRetime {
     private let frame: Frame
 
     init(parameters: CodecParameters, info: StreamInfo, plan: ExportPlan) throws(ExportFailure) {
+        decoder = try AudioRetimer.openDecoder(parameters, info: info)
+        try AudioOutput.requireDescribed(info)
         sampleRate = info.sampleRate
         outputSamples = AudioRetimer.outputSamples(AudioPiece.segments(of: plan, sampleRate: sampleRate))
-        decoder = try AudioRetimer.openDecoder(parameters, info: info)
         frame = try ExportFailure.during("allocating a frame") { try Frame() }
     }
 
