@@ -34,7 +34,7 @@ final class AudioEncoderSink {
             ? nil
             : try VarispeedStretcher(
                 speed: Rational(Int64(source), Int64(sampleRate)), sampleRate: 1, channels: channels,
-                stage: "resampling audio from \(source) to \(sampleRate) Hz for \(codec)")
+                stage: "resampling audio from \(source) to \(sampleRate) Hz for \(codec)", kind: .inputData)
         pending = AudioChunk(planes: Array(repeating: [], count: channels))
         packet = try Packet()
     }

@@ -12,7 +12,8 @@ public enum ExportFailure: Error, Sendable {
     case unavailable(String)
     /// A failed FFmpeg call while reading the input.
     case reading(AVFailure)
-    /// A failed FFmpeg or file call while writing the output (exit 74 for I/O, else 1).
+    /// A failed FFmpeg or file call while writing the output (exit 74 for the file or disk, else 65:
+    /// the muxer refused what the input gave it).
     case writing(AVFailure)
     /// A stage of the export failed: the stage that ran, what failed (its kind) and the error.
     case failed(StageFailure)
