@@ -70,7 +70,7 @@ final class VideoReencoder: Reencoder {
         converter = try ExportFailure.during("video conversion", as: .inputData) {
             try PictureConverter(width: info.width, height: info.height)
         }
-        packet = try ExportFailure.during("video encoder") { try Packet() }
+        packet = try ExportFailure.during("allocating a packet") { try Packet() }
         sourceTimeBase = info.timeBase
         self.origin = origin
         self.plan = plan
