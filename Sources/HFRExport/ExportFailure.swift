@@ -47,6 +47,16 @@ public enum ExportFailure: Error, Sendable {
         }
     }
 
+    /// Runs `body`, which reads the input: its FFmpeg failure is `reading` (the edge tells the
+    /// file's access from its data by the failure's stage and errno).
+    static func reading<T: ~Copyable>(_ body: () throws(AVFailure) -> T) throws(ExportFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .reading(error)
+        }
+    }
+
     /// A failure while setting up the output's streams: libav's as `writing`, export's own as is.
     static func settingUpOutput(_ error: any Error) -> ExportFailure {
         switch error {

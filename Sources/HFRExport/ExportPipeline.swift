@@ -274,21 +274,12 @@ public final class ExportPipeline {
 
     /// The next packet of the streams not discarded; false at the end.
     static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
-        do {
-            return try demuxer.read(into: packet)
-        } catch {
-            throw .reading(error)
-        }
+        try ExportFailure.reading { () throws(AVFailure) in try demuxer.read(into: packet) }
     }
 
     /// Opens the input; a raw stream needs times (`InputTiming`), a container must not be given any.
     static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(input: input)
-        } catch {
-            throw .reading(error)
-        }
+        let demuxer = try ExportFailure.reading { () throws(AVFailure) in try Demuxer(input: input) }
         if let cause = RawStreamTiming.misuse(input, isRawStream: demuxer.isRawStream, format: demuxer.formatLongName) {
             throw .usage(cause)
         }
