@@ -17,13 +17,6 @@ public enum FailureKind: Sendable, Equatable, CaseIterable {
     case system
 }
 
-/// An error that knows what failed (the leaf types: `AVFailure`, `H264Encoder.Failure`,
-/// `StageFailure`).
-public protocol ClassifiedFailure: Error, Sendable {
-    /// What failed.
-    var kind: FailureKind { get }
-}
-
 extension FailureKind {
     /// The kind of any error: its own when it knows it, else `system`.
     public static func of(_ error: any Error) -> FailureKind {

@@ -24,5 +24,6 @@ public struct StageFailure: ClassifiedFailure, CustomStringConvertible {
         self.kind = kind
     }
 
+    /// "stage: cause", or the stage's own text when it has no cause.
     public var description: String { cause.map { "\(stage): \($0)" } ?? stage }
 }
