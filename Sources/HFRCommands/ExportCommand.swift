@@ -401,7 +401,8 @@ public struct ExportCommand: Command {
             if f.isOutputSideFailure { return .io(settings.output, "\(f.message) (\(f.operation))") }
             // The muxer or encoder refused what the input gave it (a timestamp it cannot hold …).
             return .badInput(settings.input, "cannot be written to \(settings.output) (\(f.description))")
-        case .processing(let cause): return .badInput(settings.input, cause)
+        case .failed(let f):
+            return .failed(f, input: settings.input, output: settings.output, command: ExportCommand.self)
         case .interrupted: return HFRError("\(settings.output): interrupted; nothing written", exitCode: .interrupted)
         }
     }

@@ -44,6 +44,28 @@ public struct HFRError: Error, Sendable, CustomStringConvertible {
         HFRError("\(path): \(cause)", exitCode: .ioError)
     }
 
+    /// SPEC's exit code for what failed: the one place a failure's kind becomes a number.
+    public static func exitCode(for kind: FailureKind) -> ExitCode {
+        switch kind {
+        case .inputData: .dataError
+        case .inputAccess, .output: .ioError
+        case .options: .usage
+        case .unavailable: .unavailable
+        case .encoder, .system: .failure
+        }
+    }
+
+    /// A stage's failure said once: the file it concerns (the output for a failure of its file or
+    /// disk, else the input), the stage that ran, the cause, and the exit code of its kind; settings
+    /// an encoder refuses are the options of `command`, whose usage follows.
+    public static func failed(
+        _ failure: StageFailure, input: String, output: String, command: (any Command.Type)? = nil
+    ) -> HFRError {
+        HFRError(
+            "\(failure.kind == .output ? output : input): \(failure)", exitCode: exitCode(for: failure.kind),
+            usageOf: failure.kind == .options ? command : nil)
+    }
+
     /// Maps a failed FFmpeg call on `path` to the right exit code and a readable cause.
     public static func reading(_ path: String, _ failure: AVFailure) -> HFRError {
         // Times given for a raw stream that do not fit it (counts, B-frames): bad data, said as is.

@@ -205,8 +205,11 @@ enum RecordStatus {
             default: cause = f.description
             }
             return HFRError("\(name): \(cause)", exitCode: .unavailable)
-        case .encoder(let text):
-            return HFRError("\(settings.output): encoder failed: \(text)", exitCode: .failure)
+        case .encoder(let failure):
+            // Its kind, decided where it failed: settings OpenH264 refuses (64), a library that
+            // does not load (69), an encoder failing on frames (1).
+            return HFRError(
+                "\(settings.output): encoder failed: \(failure)", exitCode: HFRError.exitCode(for: failure.kind))
         case .write(let f, let report):
             let cause = f.errno == ENOSPC ? "disk full" : f.description
             if let report {

@@ -6,6 +6,8 @@ final class AudioEncoderSink {
     let encoder: Encoder
     let frames: AudioFrames
     let sampleRate: Int
+    /// The encoder's name, as failures name its stage ("aac", "pcm_s24le").
+    let codecName: String
     private var pending: AudioChunk
     private var samplesSent: Int64 = 0
     private let packet: Packet
@@ -25,13 +27,14 @@ final class AudioEncoderSink {
             codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: bits > 0 ? bits : 16)
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.sampleRate = sampleRate
+        codecName = codec
         // Resampling by source/target, as a varispeed of that "speed" is (at a rate of 1: the counts).
         rateChange =
             sampleRate == source
             ? nil
             : try VarispeedStretcher(
                 speed: Rational(Int64(source), Int64(sampleRate)), sampleRate: 1, channels: channels,
-                stage: "resampling \(source) Hz to the \(sampleRate) Hz the \(codec) encoder takes")
+                stage: "resampling audio from \(source) to \(sampleRate) Hz for \(codec)", kind: .inputData)
         pending = AudioChunk(planes: Array(repeating: [], count: channels))
         packet = try Packet()
     }
@@ -67,11 +70,8 @@ final class AudioEncoderSink {
     }
 
     private func encode(_ chunk: AudioChunk, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
-        let frame: Frame
-        do {
-            frame = try encoder.adapt(frames.frame(from: chunk, pts: samplesSent), with: &converter)
-        } catch {
-            throw .writing(error)
+        let frame = try ExportFailure.during("audio conversion for \(codecName)") {
+            try encoder.adapt(frames.frame(from: chunk, pts: samplesSent), with: &converter)
         }
         samplesSent += Int64(chunk.count)
         try send(frame, output, stream)
@@ -79,19 +79,9 @@ final class AudioEncoderSink {
 
     /// Encodes `frame` (nil: drains the encoder) and hands the packets made to `output`.
     private func send(_ frame: Frame?, _ output: any PacketSink, _ stream: Int) throws(ExportFailure) {
-        do {
-            _ = try encoder.send(frame)
-        } catch {
-            throw .writing(error)
-        }
-        while true {
-            let state: Drain<Void>
-            do {
-                state = try encoder.receive(into: packet)
-            } catch {
-                throw .writing(error)
-            }
-            guard case .value = state else { return }
+        let stage = "audio encoder \(codecName)"
+        _ = try ExportFailure.during(stage) { try encoder.send(frame) }
+        while case .value = try ExportFailure.during(stage, { try encoder.receive(into: packet) }) {
             // The last packet covers a whole AAC frame; its duration is cut to the real samples so
             // the container's edit list ends the track exactly where the audio ends.
             if let pts = packet.pts, pts + packet.duration > samplesSent {

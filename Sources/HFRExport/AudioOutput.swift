@@ -32,6 +32,7 @@ final class AudioOutput {
                 track = OutputTrack(.audio, codec: info.codecName, source: info, action: .copy, timeBase: info.timeBase)
                 track.parameters = parameters
                 mode = .copy(try AudioPacketCheck(parameters: parameters, timeBase: info.timeBase))
+                try AudioOutput.requireDescribed(info)
             } else {
                 let codec = Encoder.retimedAudioCodec(source: info, format: container)
                 let rate = AudioEncoderSink.sampleRate(codec: codec, source: info.sampleRate)
@@ -53,7 +54,7 @@ final class AudioOutput {
             }
         } catch let failure as AVFailure where failure.stage == .decoding {
             // The side check's decoder does not open on the input's audio configuration.
-            throw .badInput("audio decoder configuration is corrupt (\(failure))")
+            throw .of("audio decoder configuration is corrupt", failure)
         } catch {
             throw .settingUpOutput(error)
         }
@@ -115,6 +116,16 @@ final class AudioOutput {
 }
 
 extension AudioOutput {
+    /// A track the file announces but never describes (an MPEG-TS stream whose PID appears half-way:
+    /// 0 Hz, no channels) is the input's fault, said once its decoder opened (a configuration no
+    /// decoder opens is said as such) and before anything is set up for it.
+    static func requireDescribed(_ info: StreamInfo) throws(ExportFailure) {
+        guard info.sampleRate > 0, info.channels > 0 else {
+            throw .badInput(
+                "audio stream #\(info.index) has no sample rate or channels (its parameters are never given)")
+        }
+    }
+
     /// Whether `track` is copied: speed 1 throughout and a container that stores its codec (else
     /// it goes through the retimer at speed 1, into what the container stores).
     static func copies(_ track: StreamInfo, plan: ExportPlan, container: Container) -> Bool {

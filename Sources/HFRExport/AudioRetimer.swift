@@ -58,15 +58,14 @@ final class AudioRetimer {
         layout = keepsLayout ? info.channelLayout : nil
         sourceTimeBase = info.timeBase
         decoder = try AudioRetimer.openDecoder(parameters, info: info)
-        do {
-            sink = try AudioEncoderSink(
-                codec: codec, sampleRate: sampleRate, channels: channels, layout: layout, bits: info.bitsPerSample)
-            decoded = try Frame()
-        } catch {
-            // Named by what failed (the encoder, or the rate change it needs), and the track and mode.
-            let cause = (error as? ExportFailure).map(\.cause) ?? "\(error)"
-            throw .processing("audio track #\(info.index) (--audio \(algorithm.rawValue)): \(cause)")
+        try AudioOutput.requireDescribed(info)
+        let (rate, count, layout) = (sampleRate, channels, layout)
+        let stage = "audio track #\(info.index) (--audio \(algorithm.rawValue)): audio encoder \(codec)"
+        sink = try ExportFailure.during(stage) {
+            try AudioEncoderSink(
+                codec: codec, sampleRate: rate, channels: count, layout: layout, bits: info.bitsPerSample)
         }
+        decoded = try ExportFailure.during("allocating a frame") { try Frame() }
         frames = AudioFrames(sampleRate: sampleRate, channels: channels, layout: layout)
         self.plan = plan
         let pieces = AudioPiece.segments(
@@ -116,10 +115,8 @@ final class AudioRetimer {
     /// The decoder of the track `info`; bad input when the track's configuration (an AAC `esds`)
     /// opens none.
     static func openDecoder(_ parameters: CodecParameters, info: StreamInfo) throws(ExportFailure) -> Decoder {
-        do {
-            return try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
-        } catch {
-            throw .badInput("audio decoder configuration is corrupt (\(error))")
+        try ExportFailure.during("audio decoder configuration is corrupt", as: .inputData) {
+            try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 1)
         }
     }
 
@@ -130,21 +127,12 @@ final class AudioRetimer {
         _ body: (Frame) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
         if let packet {
-            do {
-                _ = try decoder.send(packet)
-            } catch {
-                throw .badInput("corrupt audio packet (\(error))")
-            }
+            _ = try ExportFailure.during("corrupt audio packet", as: .inputData) { try decoder.send(packet) }
         } else {
             _ = try? decoder.send(nil)
         }
         while true {
-            let state: Drain<Void>
-            do {
-                state = try decoder.receive(into: frame)
-            } catch {
-                throw .badInput("corrupt audio (\(error))")
-            }
+            let state = try ExportFailure.during("corrupt audio", as: .inputData) { try decoder.receive(into: frame) }
             guard case .value = state else { return }
             try body(frame)
         }

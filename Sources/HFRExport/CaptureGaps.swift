@@ -33,12 +33,10 @@ struct CaptureGaps {
                 if window.count > GapRange.depth { place(window.removeFirst()) }
             }
             for pts in window { place(pts) }
-        } catch let failure as ExportFailure {
-            throw failure
         } catch let failure as AVFailure {
             throw .reading(failure)
         } catch {
-            throw .processing("\(error)")
+            throw .of("reading the capture gaps", error)
         }
         return (gaps, last)
     }

@@ -12,21 +12,48 @@ public enum ExportFailure: Error, Sendable {
     case unavailable(String)
     /// A failed FFmpeg call while reading the input.
     case reading(AVFailure)
-    /// A failed FFmpeg or file call while writing the output (exit 74 for I/O, else 1).
+    /// A failed FFmpeg or file call while writing the output (exit 74 for the file or disk, else 65:
+    /// the muxer refused what the input gave it).
     case writing(AVFailure)
-    /// The encoder or the stretcher failed (exit 1).
-    case processing(String)
+    /// A stage of the export failed: the stage that ran, what failed (its kind) and the error.
+    case failed(StageFailure)
     /// Ctrl-C or SIGTERM (exit 130); nothing is left behind.
     case interrupted
 
-    /// The words of a failure that carries them (an FFmpeg call's: the call and its error).
-    var cause: String {
-        switch self {
-        case .badInput(let text), .refused(let text), .usage(let text), .unavailable(let text),
-            .processing(let text):
-            text
-        case .reading(let failure), .writing(let failure): failure.description
-        case .interrupted: "interrupted"
+    /// A stage's own check on the input's data that failed (`text` says what; exit 65).
+    static func processing(_ text: String) -> ExportFailure {
+        .failed(StageFailure(text, kind: .inputData))
+    }
+
+    /// `error` as a failure of `stage`: an export failure (or a stage failure) passes through as
+    /// it is, named where it happened; anything else gets the stage and its own kind, or `kind`
+    /// where the stage knows better (a conversion of decoded pictures fails on the input's data).
+    static func of(_ stage: String, _ error: any Error, as kind: FailureKind? = nil) -> ExportFailure {
+        switch error {
+        case let failure as ExportFailure: failure
+        case let failure as StageFailure: .failed(failure)
+        default: .failed(StageFailure(stage, error, kind: kind))
+        }
+    }
+
+    /// Runs `body` as `stage`, its failure said once (`of(_:_:as:)`).
+    static func during<T: ~Copyable>(
+        _ stage: @autoclosure () -> String, as kind: FailureKind? = nil, _ body: () throws -> T
+    ) throws(ExportFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .of(stage(), error, as: kind)
+        }
+    }
+
+    /// Runs `body`, which reads the input: its FFmpeg failure is `reading` (the edge tells the
+    /// file's access from its data by the failure's stage and errno).
+    static func reading<T: ~Copyable>(_ body: () throws(AVFailure) -> T) throws(ExportFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .reading(error)
         }
     }
 
@@ -34,8 +61,7 @@ public enum ExportFailure: Error, Sendable {
     static func settingUpOutput(_ error: any Error) -> ExportFailure {
         switch error {
         case let failure as AVFailure: .writing(failure)
-        case let failure as ExportFailure: failure
-        default: .processing("\(error)")
+        default: .of("setting up the output", error)
         }
     }
 }

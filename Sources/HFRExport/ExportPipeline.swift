@@ -160,12 +160,7 @@ public final class ExportPipeline {
         _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to sink: any PacketSink, video: VideoOutput,
         audio: [AudioOutput], extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> GapRange {
-        let packet: Packet
-        do {
-            packet = try Packet()
-        } catch {
-            throw .processing("\(error)")
-        }
+        let packet = try ExportFailure.during("allocating a packet") { try Packet() }
         var lastProgress = Date()
         var inputFraction = 0.0
         var videoPackets = 0
@@ -299,22 +294,12 @@ public final class ExportPipeline {
 
     /// The next packet of the streams not discarded; false at the end.
     static func read(_ demuxer: borrowing Demuxer, into packet: Packet) throws(ExportFailure) -> Bool {
-        do {
-            return try demuxer.read(into: packet)
-        } catch {
-            if error.stage == .timing { throw .badInput(error.description) }
-            throw .badInput("truncated or corrupt (\(error))")
-        }
+        try ExportFailure.reading { () throws(AVFailure) in try demuxer.read(into: packet) }
     }
 
     /// Opens the input; a raw stream needs times (`InputTiming`), a container must not be given any.
     static func openInput(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(input: input)
-        } catch {
-            throw .reading(error)
-        }
+        let demuxer = try ExportFailure.reading { () throws(AVFailure) in try Demuxer(input: input) }
         if let cause = RawStreamTiming.misuse(input, isRawStream: demuxer.isRawStream, format: demuxer.formatLongName) {
             throw .usage(cause)
         }

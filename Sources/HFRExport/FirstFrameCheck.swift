@@ -22,12 +22,7 @@ enum FirstFrameCheck {
             throw .badInput("video decoder configuration (\(record)) is corrupt")
         }
         let demuxer = try open(input)
-        let packet: Packet
-        do {
-            packet = try Packet()
-        } catch {
-            throw .processing("\(error)")
-        }
+        let packet = try ExportFailure.during("allocating a packet") { try Packet() }
         demuxer.discardStreams(except: [video.index])
         var read = 0
         var decoding: Decoding?
@@ -62,12 +57,10 @@ enum FirstFrameCheck {
     }
 
     private static func open(_ input: MediaInput) throws(ExportFailure) -> Demuxer {
-        do {
-            // The container's header holds the codec and its configuration; a raw stream has no
-            // header, and its configuration comes from reading its first packets.
-            return try Demuxer(url: input.path, timing: input.timing, readsStreamInfo: input.timing != nil)
-        } catch {
-            throw .reading(error)
+        // The container's header holds the codec and its configuration; a raw stream has no
+        // header, and its configuration comes from reading its first packets.
+        try ExportFailure.reading { () throws(AVFailure) in
+            try Demuxer(url: input.path, timing: input.timing, readsStreamInfo: input.timing != nil)
         }
     }
 

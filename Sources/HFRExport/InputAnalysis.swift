@@ -98,11 +98,8 @@ public struct InputAnalysis: Sendable {
     public static func quick(
         path: String, range: (start: Rational, end: Rational?)? = nil, timing: InputTiming? = nil
     ) throws(ExportFailure) -> InputAnalysis? {
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(input: MediaInput(path: path, timing: timing))
-        } catch {
-            throw .reading(error)
+        let demuxer = try ExportFailure.reading { () throws(AVFailure) in
+            try Demuxer(input: MediaInput(path: path, timing: timing))
         }
         return try quick(demuxer, path: path, range: range)
     }
@@ -158,17 +155,11 @@ public struct InputAnalysis: Sendable {
     /// The main video stream's start time as the container declares it (edit lists applied), and
     /// its stream scale (`PlaybackTiming`).
     private static func videoStartTime(_ input: MediaInput) throws(ExportFailure) -> (Rational?, Rational) {
-        do {
-            let demuxer = try Demuxer(input: input)
-            guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
-                return (nil, Rational(1))
-            }
-            return (
-                video.startSeconds, PlaybackTiming.streamScale(path: input.path, tags: demuxer.metadata, video: video)
-            )
-        } catch {
-            throw .reading(error)
+        let demuxer = try ExportFailure.reading { () throws(AVFailure) in try Demuxer(input: input) }
+        guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
+            return (nil, Rational(1))
         }
+        return (video.startSeconds, PlaybackTiming.streamScale(path: input.path, tags: demuxer.metadata, video: video))
     }
 
     /// A real-time range in stream seconds.

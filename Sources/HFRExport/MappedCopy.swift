@@ -44,14 +44,11 @@ struct MappedCopy {
                 throw .badInput("truncated or corrupt: frame \(i) at byte \(entry.position) lies past the end")
             }
             let next = i + 1 < entries.count ? entries[i + 1].timestamp : (video.duration ?? entry.timestamp)
-            let packet: Packet
-            do {
-                packet = try Packet.view(
+            let packet = try ExportFailure.during("allocating a packet") {
+                try Packet.view(
                     of: UnsafeRawBufferPointer(
                         rebasing: file.bytes[Int(entry.position)..<Int(entry.position) + entry.size]),
                     in: file)
-            } catch {
-                throw .processing("\(error)")
             }
             // What the MOV demuxer would give: pts = dts = the sample's time, its duration up to the next.
             packet.pts = entry.timestamp

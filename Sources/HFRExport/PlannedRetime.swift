@@ -11,14 +11,11 @@ final class PlannedRetime {
     private let frame: Frame
 
     init(parameters: CodecParameters, info: StreamInfo, plan: ExportPlan) throws(ExportFailure) {
+        decoder = try AudioRetimer.openDecoder(parameters, info: info)
+        try AudioOutput.requireDescribed(info)
         sampleRate = info.sampleRate
         outputSamples = AudioRetimer.outputSamples(AudioPiece.segments(of: plan, sampleRate: sampleRate))
-        decoder = try AudioRetimer.openDecoder(parameters, info: info)
-        do {
-            frame = try Frame()
-        } catch {
-            throw .processing("audio: \(error)")
-        }
+        frame = try ExportFailure.during("allocating a frame") { try Frame() }
     }
 
     /// Decodes one packet (nil: flushes the decoder), keeping nothing.

@@ -31,12 +31,7 @@ public enum RecordedRamp {
     /// Source (real) seconds per stream second (`PlaybackTiming`): 1 for a stream that plays at its
     /// capture rate, or whose capture rate is not declared.
     static func streamToSource(_ input: String) throws(ExportFailure) -> Rational {
-        let demuxer: Demuxer
-        do {
-            demuxer = try Demuxer(url: input)
-        } catch {
-            throw .reading(error)
-        }
+        let demuxer = try ExportFailure.reading { () throws(AVFailure) in try Demuxer(url: input) }
         guard let video = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
             return Rational(1)
         }

@@ -28,11 +28,7 @@ final class SlotCounter: Reencoder {
         self.origin = origin
         self.span = span
         slots = FrameTally(segmentCount: plan.map.segments.count)
-        do {
-            packet = try Packet()
-        } catch {
-            throw .processing("\(error)")
-        }
+        packet = try ExportFailure.during("allocating a packet") { try Packet() }
     }
 
     func outputParameters(width: Int, height: Int) -> CodecParameters? { nil }

@@ -7,24 +7,26 @@ import HFRMedia
 final class VarispeedStretcher: AudioStretcher {
     private let resampler: Resampler
     private let channels: Int
-    /// What the resampling is for, as failures name it: `varispeed` (`--audio varispeed`), or the
-    /// change of rate an encoder needs (`AudioEncoderSink`).
+    /// What this resampling is, as a failure names it: "varispeed" (`--audio varispeed`), or the
+    /// change of rate an encoder needs (`kind` .inputData: the rates are the input's).
     private let stage: String
+    private let kind: FailureKind
 
-    init(speed: Rational, sampleRate: Int, channels: Int, stage: String = "varispeed") throws(ExportFailure) {
+    init(
+        speed: Rational, sampleRate: Int, channels: Int, stage: String = "varispeed", kind: FailureKind = .system
+    ) throws(ExportFailure) {
         self.channels = channels
         self.stage = stage
+        self.kind = kind
         let rate = Int64(sampleRate)
         // An eased step's exact speed (terms in the tens of thousands) as near as terms
         // swresample takes: the piece is cut to its exact length after.
         let speed = VarispeedStretcher.nearest(speed, limit: Int64(Int32.max - 1) / max(1, rate))
         guard let from = Int(exactly: rate * speed.numerator), let to = Int(exactly: rate * speed.denominator),
             from < Int(Int32.max), to < Int(Int32.max)
-        else { throw .processing("\(stage): speed \(speed) is too fine for resampling") }
-        do {
-            resampler = try Resampler(planarFloatChannels: channels, from: from, to: to)
-        } catch {
-            throw .processing("\(stage): \(error)")
+        else { throw .failed(StageFailure("\(stage): speed \(speed) is too fine for resampling", kind: kind)) }
+        resampler = try ExportFailure.during(stage, as: kind) {
+            try Resampler(planarFloatChannels: channels, from: from, to: to)
         }
     }
 
@@ -57,13 +59,11 @@ final class VarispeedStretcher: AudioStretcher {
         if let input { source.load(input, from: 0, count: count) }
         let capacity = resampler.outputCapacity(forInput: count)
         let target = PlanarBuffer(channels: channels, capacity: capacity)
-        do {
-            let produced = try resampler.convert(
+        let produced = try ExportFailure.during(stage, as: kind) {
+            try resampler.convert(
                 source.constPointers.map { UnsafeRawPointer($0) }, count: input == nil ? nil : count,
                 into: target.mutablePointers.map { UnsafeMutableRawPointer($0) }, capacity: capacity)
-            return target.chunk(produced)
-        } catch {
-            throw .processing("\(stage): \(error)")
         }
+        return target.chunk(produced)
     }
 }

@@ -189,10 +189,8 @@ final class VideoOutput {
         let leading = carriedPrefix ?? []
         carriedPrefix = trailing
         let end = structure.trailingPrefix?.lowerBound ?? packet.size
-        do {
+        try ExportFailure.during("moving prefix NAL units") {
             try packet.replacePayload(with: leading + packet.withData { Array($0[..<end]) })
-        } catch {
-            throw .processing("\(error)")
         }
         return structure
     }

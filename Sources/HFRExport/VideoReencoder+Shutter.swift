@@ -57,12 +57,7 @@ extension VideoReencoder {
     ) throws(ExportFailure) {
         while let first = shutterFrames.first, time.map({ first.window.end <= $0 }) ?? true {
             shutterFrames.removeFirst()
-            let made: Frame?
-            do {
-                made = try first.average.average()
-            } catch {
-                throw .processing("shutter: \(error)")
-            }
+            let made = try ExportFailure.during("--shutter", as: .inputData) { try first.average.average() }
             guard let made else { continue }
             try encode(made, first.decision, write)
         }
@@ -72,11 +67,7 @@ extension VideoReencoder {
     private func averageable(_ frame: Frame) throws(ExportFailure) -> Frame {
         guard let format = frame.pixelFormat, format.sampleLayout(width: frame.width, height: frame.height) == nil
         else { return frame }
-        do {
-            return try converter.i420(frame)
-        } catch {
-            throw .processing("video conversion: \(error)")
-        }
+        return try ExportFailure.during("video conversion", as: .inputData) { try converter.i420(frame) }
     }
 
     /// Seconds `a` and `b` share, as a weight.

@@ -50,28 +50,27 @@ final class VideoReencoder: Reencoder {
     ) throws(ExportFailure) {
         let rate = plan.outputRate
         (outputTimeBase, frameTicks) = VideoReencoder.timing(rate: rate)
-        do {
-            decoder = try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 2)
-            if span != nil, let spliced = plan.spliceEncoder {
-                encoder = try LayeredPictureEncoder(spliced, timeBase: outputTimeBase)
-                lengthSize = AVCConfiguration(avcC: info.extradata)?.lengthSize ?? 4
-            } else if let delivery = plan.delivery {
-                encoder = try DeliveryPictureEncoder(delivery, info: info, rate: rate, timeBase: outputTimeBase)
-                lengthSize = nil
-            } else {
-                encoder = try LayeredPictureEncoder(
-                    VideoReencoder.settings(info: info, rate: rate, bitrate: plan.layeredBitrate),
-                    timeBase: outputTimeBase)
-                lengthSize = nil
-            }
-            converter = try PictureConverter(width: info.width, height: info.height)
-            packet = try Packet()
-        } catch let failure as AVFailure {
-            // Only the decoder throws AVFailure here: it does not open on the input's configuration.
-            throw .badInput("video decoder configuration is corrupt (\(failure))")
-        } catch {
-            throw .processing("video encoder: \(error)")
+        // A decoder that does not open on the input's configuration is the input's fault.
+        decoder = try ExportFailure.during("video decoder configuration is corrupt", as: .inputData) {
+            try Decoder(parameters: parameters, timeBase: info.timeBase, threads: 2)
         }
+        let (stage, timeBase) = ("opening the " + VideoReencoder.encoderStage(plan), outputTimeBase)
+        (encoder, lengthSize) = try ExportFailure.during(stage) { () throws -> (any PictureEncoder, Int?) in
+            if span != nil, let spliced = plan.spliceEncoder {
+                return (
+                    try LayeredPictureEncoder(spliced, timeBase: timeBase),
+                    AVCConfiguration(avcC: info.extradata)?.lengthSize ?? 4
+                )
+            } else if let delivery = plan.delivery {
+                return (try DeliveryPictureEncoder(delivery, info: info, rate: rate, timeBase: timeBase), nil)
+            }
+            let settings = VideoReencoder.settings(info: info, rate: rate, bitrate: plan.layeredBitrate)
+            return (try LayeredPictureEncoder(settings, timeBase: timeBase), nil)
+        }
+        converter = try ExportFailure.during("video conversion", as: .inputData) {
+            try PictureConverter(width: info.width, height: info.height)
+        }
+        packet = try ExportFailure.during("allocating a packet") { try Packet() }
         sourceTimeBase = info.timeBase
         self.origin = origin
         self.plan = plan
@@ -79,10 +78,8 @@ final class VideoReencoder: Reencoder {
         schedule = SlotSchedule(plan: plan, sourceTimeBase: info.timeBase, span: span)
         interpolator = try VideoReencoder.interpolator(plan: plan, width: info.width, height: info.height)
         if let fill = plan.dropFill, fill != .repeat, fill != plan.synthesis {
-            do {
-                fillInterpolator = try Interpolators.make(fill, width: info.width, height: info.height)
-            } catch {
-                throw .processing("\(error)")
+            fillInterpolator = try ExportFailure.during("--fill-drops \(fill)", as: .inputData) {
+                try Interpolators.make(fill, width: info.width, height: info.height)
             }
         } else {
             fillInterpolator = plan.dropFill == .repeat ? nil : interpolator
@@ -108,10 +105,8 @@ final class VideoReencoder: Reencoder {
         plan: ExportPlan, width: Int, height: Int
     ) throws(ExportFailure) -> (any FrameInterpolator)? {
         guard let method = plan.synthesis else { return nil }
-        do {
-            return try Interpolators.make(method, width: width, height: height)
-        } catch {
-            throw .processing("\(error)")
+        return try ExportFailure.during("--interpolate \(method)", as: .inputData) {
+            try Interpolators.make(method, width: width, height: height)
         }
     }
 
@@ -125,29 +120,23 @@ final class VideoReencoder: Reencoder {
     /// The output stream's codec parameters (H.264 with the encoder's SPS/PPS, or the delivery
     /// encoder's own).
     func outputParameters(width: Int, height: Int) throws(ExportFailure) -> CodecParameters? {
-        do {
-            return try encoder.streamParameters(width: width, height: height)
-        } catch {
-            throw .processing("video encoder: \(error)")
+        try ExportFailure.during(VideoReencoder.encoderStage(plan)) {
+            try encoder.streamParameters(width: width, height: height)
         }
+    }
+
+    /// The video encoder's stage as messages name it: "video encoder libx265 (crf:63)".
+    static func encoderStage(_ plan: ExportPlan) -> String {
+        let (encoder, quality) = plan.encoderAndQuality
+        return "video encoder \(encoder ?? "openh264")" + (quality.map { " (\($0))" } ?? "")
     }
 
     /// Decodes `packet` (nil at the end) and encodes every output slot that is now decided.
     func push(_ input: Packet?, write: (Packet) throws(ExportFailure) -> Void) throws(ExportFailure) {
-        do {
-            _ = try decoder.send(input)
-        } catch {
-            throw .badInput("corrupt video packet (\(error))")
-        }
+        _ = try ExportFailure.during("corrupt video packet", as: .inputData) { try decoder.send(input) }
         while true {
-            let frame: Frame
-            let state: Drain<Void>
-            do {
-                frame = try Frame()
-                state = try decoder.receive(into: frame)
-            } catch {
-                throw .badInput("corrupt video (\(error))")
-            }
+            let frame = try ExportFailure.during("allocating a frame") { try Frame() }
+            let state = try ExportFailure.during("corrupt video", as: .inputData) { try decoder.receive(into: frame) }
             guard case .value = state else { break }
             if frame.isCorrupt { throw .badInput("corrupt video: frame \(framesIn) decodes with errors") }
             framesIn += 1
@@ -159,12 +148,8 @@ final class VideoReencoder: Reencoder {
         }
         if input == nil {
             if let held { try encodeSlots(between: held, and: nil, write) }
-            do {
+            try ExportFailure.during(VideoReencoder.encoderStage(plan)) {
                 try encoder.flush(into: packet) { _ in try self.emit(write) }
-            } catch let failure as ExportFailure {
-                throw failure
-            } catch {
-                throw .processing("video encoder: \(error)")
             }
         }
     }
@@ -243,11 +228,8 @@ final class VideoReencoder: Reencoder {
     private func isCut(_ earlier: Neighbour, _ later: Neighbour) throws(ExportFailure) -> Bool {
         guard let cutDetector else { return false }
         if let known = later.followsCut { return known }
-        let cut: Bool
-        do {
-            cut = cutDetector.isCut(try thumbnail(of: earlier), try thumbnail(of: later))
-        } catch {
-            throw .processing("\(error)")
+        let cut = try ExportFailure.during("scene cut detection", as: .inputData) {
+            cutDetector.isCut(try thumbnail(of: earlier), try thumbnail(of: later))
         }
         later.followsCut = cut
         if cut {
@@ -269,12 +251,10 @@ final class VideoReencoder: Reencoder {
     private func crossfade(
         _ run: [SlotSchedule.Decision], _ earlier: Neighbour, _ later: Neighbour
     ) throws(ExportFailure) -> [Frame] {
-        do {
+        try ExportFailure.during("--cut-fill crossfade", as: .inputData) {
             let blend = try crossfader ?? BlendInterpolator(width: earlier.frame.width, height: earlier.frame.height)
             crossfader = blend
             return try blend.frames(between: picture(of: earlier), and: picture(of: later), at: run.map(\.fraction))
-        } catch {
-            throw .processing("\(error)")
         }
     }
 
@@ -285,10 +265,8 @@ final class VideoReencoder: Reencoder {
     ) throws(ExportFailure) -> [Frame] {
         let fractions = run.map(\.fraction)
         guard let interpolator else { return run.map { _ in earlier.frame } }
-        do {
-            return try interpolator.frames(between: picture(of: earlier), and: picture(of: later), at: fractions)
-        } catch {
-            throw .processing("\(error)")
+        return try ExportFailure.during("interpolation", as: .inputData) {
+            try interpolator.frames(between: picture(of: earlier), and: picture(of: later), at: fractions)
         }
     }
 
@@ -303,25 +281,18 @@ final class VideoReencoder: Reencoder {
     func encode(
         _ frame: Frame, _ decision: SlotSchedule.Decision, _ write: (Packet) throws(ExportFailure) -> Void
     ) throws(ExportFailure) {
-        let picture: Frame
-        do {
-            picture = encoder.takesSourcePictures ? frame : try converter.i420(frame)
-        } catch {
-            throw .processing("video conversion: \(error)")
+        let picture = try ExportFailure.during("video conversion", as: .inputData) {
+            encoder.takesSourcePictures ? frame : try converter.i420(frame)
         }
         let pts = decision.slot * frameTicks
         slots.countSlot(decision, frameTicks: frameTicks, timeBase: outputTimeBase, plan: plan)
         if decision.showsNewPicture(plan) { interpolated += 1 }
         framesOut += 1
-        do {
+        try ExportFailure.during(VideoReencoder.encoderStage(plan)) {
             try encoder.encode(picture, pts: pts, into: packet) { temporalID in
                 self.layerCounts[temporalID, default: 0] += 1
                 try self.emit(write)
             }
-        } catch let failure as ExportFailure {
-            throw failure
-        } catch {
-            throw .processing("video encoder: \(error)")
         }
     }
 
@@ -334,11 +305,7 @@ final class VideoReencoder: Reencoder {
             else {
                 throw .processing("a re-encoded NAL unit is too long for \(lengthSize)-byte lengths")
             }
-            do {
-                try packet.replacePayload(with: bytes)
-            } catch {
-                throw .processing("video encoder: \(error)")
-            }
+            try ExportFailure.during(VideoReencoder.encoderStage(plan)) { try packet.replacePayload(with: bytes) }
         }
         packet.duration = frameTicks
         try write(packet)

@@ -3,7 +3,7 @@ import CFFmpeg
 /// A failed FFmpeg call: its error code, the operation, and FFmpeg's own message.
 ///
 /// This is the one error type at the C boundary; `HFRError` turns it into what users read.
-public struct AVFailure: Error, CustomStringConvertible, Sendable {
+public struct AVFailure: ClassifiedFailure, CustomStringConvertible {
     /// The negative AVERROR code.
     public let code: Int32
     /// The call that failed, e.g. `avformat_open_input`.
@@ -19,6 +19,8 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
         case readingInput
         /// Decoding packets (the data is not what its codec says).
         case decoding
+        /// Opening an encoder with its settings (a refusal here is of the settings, not the input).
+        case openingEncoder
         /// Encoding (hfr's own encoders and converters).
         case encoding
         /// Creating or writing an output file.
@@ -73,6 +75,21 @@ public struct AVFailure: Error, CustomStringConvertible, Sendable {
             ENOSPC, EDQUOT, EFBIG, EIO, EROFS, EPERM, EACCES, ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG, EEXIST,
             EMFILE, ENFILE, EBADF, EXDEV, EPIPE, ELOOP,
         ].contains(errno)
+    }
+
+    /// What failed, from the stage and the errno: the input's data or file, an encoder's settings,
+    /// an encoder, the output's file or disk.
+    public var kind: FailureKind {
+        switch stage {
+        case .openingInput, .readingInput, .decoding, .timing:
+            isFileAccessFailure ? .inputAccess : .inputData
+        case .openingEncoder:
+            code == HFR_AVERROR_ENCODER_NOT_FOUND ? .unavailable : errno == ENOMEM ? .system : .options
+        case .encoding: .encoder
+        // Not the disk: the muxer refused what the input gave it (a timestamp it cannot hold …).
+        case .writingOutput: isOutputSideFailure ? .output : .inputData
+        case .other: .system
+        }
     }
 
     /// Data that is not what it should be, found by hfr itself (FFmpeg's AVERROR_INVALIDDATA).

@@ -12,7 +12,7 @@ public struct Encoder: ~Copyable {
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw AVFailure(
                 code: HFR_AVERROR_ENCODER_NOT_FOUND, operation: "avcodec_find_encoder_by_name(\(name))",
-                stage: .encoding)
+                stage: .openingEncoder)
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw AVFailure(code: hfr_averror(ENOMEM), operation: "avcodec_alloc_context3", stage: .encoding)
@@ -22,7 +22,7 @@ public struct Encoder: ~Copyable {
         if opened < 0 {
             var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
             avcodec_free_context(&owned)
-            throw AVFailure(code: opened, operation: "avcodec_open2(\(name))", stage: .encoding)
+            throw AVFailure(code: opened, operation: "avcodec_open2(\(name))", stage: .openingEncoder)
         }
         context = ctx
     }

@@ -67,10 +67,19 @@ public struct H264Encoder: ~Copyable {
     }
 
     /// Why OpenH264 refused: its return code and the call.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    public struct Failure: ClassifiedFailure, CustomStringConvertible {
         public let code: Int32
         public let operation: String
+        /// Settings OpenH264 refuses when it opens are `options`; a library that does not load is
+        /// `unavailable`; a frame it fails on is `encoder`.
+        public var kind: FailureKind = .encoder
         public var description: String { "\(operation): OpenH264 error \(code)" }
+
+        init(code: Int32, operation: String, kind: FailureKind = .encoder) {
+            self.code = code
+            self.operation = operation
+            self.kind = kind
+        }
     }
 
     let encoder: UnsafeMutablePointer<ISVCEncoder?>
@@ -79,10 +88,11 @@ public struct H264Encoder: ~Copyable {
     public init(_ settings: Settings) throws(Failure) {
         // OpenH264 is loaded on first use (CFFmpeg's lazy_openh264.c).
         if let reason = hfr_openh264_load_error() {
-            throw Failure(code: -1, operation: "loading OpenH264 (\(String(cString: reason)))")
+            throw Failure(code: -1, operation: "loading OpenH264 (\(String(cString: reason)))", kind: .unavailable)
         }
         guard (1...4).contains(settings.temporalLayers) else {
-            throw Failure(code: -1, operation: "temporal layers \(settings.temporalLayers) (1-4 supported)")
+            throw Failure(
+                code: -1, operation: "temporal layers \(settings.temporalLayers) (1-4 supported)", kind: .options)
         }
         var created: UnsafeMutablePointer<ISVCEncoder?>? = nil
         guard WelsCreateSVCEncoder(&created) == 0, let encoder = created else {
@@ -99,6 +109,10 @@ public struct H264Encoder: ~Copyable {
         p.iRCMode = RC_BITRATE_MODE
         // Every captured frame must be in the file: the encoder may overshoot the bitrate instead.
         p.bEnableFrameSkip = false
+        // No QP cap: each GOP starts at QP 22 or more (OpenH264's key-frame table), where a uniform
+        // one-level luma change quantizes to nothing, so the P frames right after a key frame repeat
+        // it. iMaxQp 20 (with iMinQp > 0, else the range is reset to 12-42) keeps such a change but
+        // costs 3.7-4.8x the bitrate (testsrc2, 320x240 and 1280x720 at 120 fps).
         p.iTemporalLayerNum = Int32(settings.temporalLayers)
         p.uiIntraPeriod = UInt32(settings.keyframeInterval)
         p.bPrefixNalAddingCtrl = true
@@ -124,7 +138,8 @@ public struct H264Encoder: ~Copyable {
         let initialized = hfr_encoder_initialize_ext(encoder, &p)
         if initialized != 0 {
             WelsDestroySVCEncoder(encoder)
-            throw Failure(code: initialized, operation: "InitializeExt(\(settings.width)x\(settings.height))")
+            throw Failure(
+                code: initialized, operation: "InitializeExt(\(settings.width)x\(settings.height))", kind: .options)
         }
         var format = Int32(videoFormatI420.rawValue)
         hfr_encoder_set_option(encoder, ENCODER_OPTION_DATAFORMAT, &format)

@@ -47,7 +47,6 @@ public final class RecordPipeline: Sendable {
         let audioStream = audioDevice?.stream ?? input.audio
         let video: VideoEncodeStage
         let audio: AudioEncodeStage?
-        let writer: FragmentWriter
         do throws(EncoderFailure) {
             video = try VideoEncodeStage(
                 settings: settings, inputTimeBase: input.videoTimeBase, stats: stats,
@@ -63,13 +62,13 @@ public final class RecordPipeline: Sendable {
                 triggers, input: input, audioDevice: audioDevice, video: video, audio: audio, started: started,
                 status: status)
         }
+        let formats: (video: [UInt8], audio: (parameters: CodecParameters, timeBase: Rational)?)
         do throws(EncoderFailure) {
-            writer = try openWriter(
-                parameterSets: video.parameterSets(), videoTimeBase: video.outputTimeBase,
-                audio: audio.map { a throws(EncoderFailure) in try a.format() })
+            formats = (try video.parameterSets(), try audio.map { a throws(EncoderFailure) in try a.format() })
         } catch {
             throw .encoder(error)
         }
+        let writer = try openWriter(parameterSets: formats.video, timeBase: video.outputTimeBase, audio: formats.audio)
         // What the report and the finalizer need from the audio stage, read before it is handed over.
         let audioFormat = audio.map { (sampleRate: $0.sampleRate, priming: Int64($0.encoder.initialPadding)) }
         let outcome = runStages(input: input, audioDevice: audioDevice, video: video, audio: audio) { mux, level in
@@ -171,17 +170,18 @@ public final class RecordPipeline: Sendable {
         return (session, audioDevice)
     }
 
-    /// The crash-safe fragmented file the mux stage writes while recording.
+    /// The crash-safe fragmented file the mux stage writes while recording; a failure to make it is
+    /// the output's (exit 74), not an encoder's.
     private func openWriter(
-        parameterSets: [UInt8], videoTimeBase: Rational, audio: (parameters: CodecParameters, timeBase: Rational)?
-    ) throws(EncoderFailure) -> FragmentWriter {
+        parameterSets: [UInt8], timeBase: Rational, audio: (parameters: CodecParameters, timeBase: Rational)?
+    ) throws(RecordFailure) -> FragmentWriter {
         do {
             return try FragmentWriter(
                 path: settings.partialPath, width: settings.capture.width, height: settings.capture.height,
-                parameterSets: parameterSets, videoTimeBase: videoTimeBase, audio: audio,
+                parameterSets: parameterSets, videoTimeBase: timeBase, audio: audio,
                 captureRate: settings.capture.frameRate, rotation: settings.rotation)
         } catch {
-            throw .libav(error)
+            throw .write(error, report: nil)
         }
     }
 

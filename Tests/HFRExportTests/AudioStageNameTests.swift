@@ -11,8 +11,8 @@ import Testing
         #expect {
             _ = try AudioEncoderSink(codec: "aac", sampleRate: 0, channels: 1)
         } throws: { error in
-            let text = (error as? ExportFailure)?.cause ?? "\(error)"
-            return text.contains("resampling 0 Hz to the") && text.contains("aac encoder")
+            let text = Self.text(of: error)
+            return text.contains("resampling audio from 0 to") && text.contains("for aac")
                 && !text.contains("varispeed")
         }
     }
@@ -21,7 +21,13 @@ import Testing
         #expect {
             _ = try VarispeedStretcher(speed: Rational(1, 4), sampleRate: 0, channels: 1)
         } throws: { error in
-            ((error as? ExportFailure)?.cause ?? "").hasPrefix("varispeed: ")
+            Self.text(of: error).hasPrefix("varispeed: ")
         }
+    }
+
+    /// What a stage's failure says (`StageFailure.description`).
+    static func text(of error: any Error) -> String {
+        guard case .failed(let failure) = error as? ExportFailure else { return "\(error)" }
+        return failure.description
     }
 }
