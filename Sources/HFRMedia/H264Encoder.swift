@@ -109,10 +109,8 @@ public struct H264Encoder: ~Copyable {
         p.iRCMode = RC_BITRATE_MODE
         // Every captured frame must be in the file: the encoder may overshoot the bitrate instead.
         p.bEnableFrameSkip = false
-        // No QP cap: each GOP starts at QP 22 or more (OpenH264's key-frame table), where a uniform
-        // one-level luma change quantizes to nothing, so the P frames right after a key frame repeat
-        // it. iMaxQp 20 (with iMinQp > 0, else the range is reset to 12-42) keeps such a change but
-        // costs 3.7-4.8x the bitrate (testsrc2, 320x240 and 1280x720 at 120 fps).
+        // No QP cap: a GOP starts at QP ≥ 22, where a uniform one-level luma step quantizes away;
+        // iMaxQp 20 (with iMinQp > 0) keeps it at 3.7-4.8× the bitrate (testsrc2, 120 fps).
         p.iTemporalLayerNum = Int32(settings.temporalLayers)
         p.uiIntraPeriod = UInt32(settings.keyframeInterval)
         p.bPrefixNalAddingCtrl = true
