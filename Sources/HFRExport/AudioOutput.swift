@@ -115,12 +115,6 @@ final class AudioOutput {
 }
 
 extension AudioOutput {
-    /// Whether `track` is copied: speed 1 throughout and a container that stores its codec (else
-    /// it goes through the retimer at speed 1, into what the container stores).
-    static func copies(_ track: StreamInfo, plan: ExportPlan, container: String) -> Bool {
-        plan.copiesAudio && Muxer.accepts(codecID: track.codecID, format: container)
-    }
-
     /// The plan's word on audio tracks that change format: each retimed track is encoded to what
     /// `container` (a muxer name) stores, its own PCM where it can; any other codec is named.
     static func conversionNotes(_ tracks: [TrackPlan], container: String) -> [String] {

@@ -132,7 +132,9 @@ extension TrackPlan {
         _ s: StreamInfo, _ settings: ExportSettings, container: String, plan: ExportPlan
     ) -> TrackPlan {
         if settings.audio == .mute { return drop(s, "muted (--audio mute)") }
-        if AudioOutput.copies(s, plan: plan, container: container) { return TrackPlan(s, .copy, .audio) }
+        // Copied at speed 1 throughout into a container that stores its codec; else through the
+        // retimer (at speed 1 too), into what the container stores.
+        if plan.copiesAudio, Muxer.accepts(codecID: s.codecID, format: container) { return TrackPlan(s, .copy, .audio) }
         let encoder = Encoder.retimedAudioCodec(source: s, format: container)
         let codec = Encoder.codecName(ofEncoder: encoder)
         let conversion = AudioOutput.conversionNote(s, encoder: encoder, container: container)
