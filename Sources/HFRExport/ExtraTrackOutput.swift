@@ -90,6 +90,10 @@ final class ExtraTrackOutput {
                 throw .settingUpOutput(error)
             }
             track.keepsIdentity = true
+            // Another video track's stated rate, through a constant speed (a ramp states none).
+            if info.kind == .video, !isFile, plan.map.isConstant, let rate = info.averageFrameRate {
+                track.frameRate = rate * plan.map.segments[0].speed
+            }
             if info.isAttachedPicture, isFile { track.tags = ExtraTrackOutput.pictureFile(info) }
             tracks[index]!.output = try sink.add(track)
         }
@@ -116,12 +120,16 @@ final class ExtraTrackOutput {
         func ticks(_ t: Rational) -> Int64 { ((plan.map.outputTime(at: t) - mapStart) / timeBase).rounded() }
         if track.plan.stream.kind == .video {
             // Another video track keeps every frame: decode times in order, each frame shown no
-            // earlier than it is decoded.
-            let dts = packet.dts.map { ticks(Rational.seconds($0, in: timeBase) - origin) } ?? ticks(start)
-            let outDts = max(dts, lastTime[output].map { $0 + 1 } ?? Int64.min)
-            lastTime[output] = outDts
-            packet.dts = outDts
-            packet.pts = max(ticks(start), outDts)
+            // earlier than it is decoded. One without a decode time (a Matroska input's first
+            // B-frames) is left without: the muxer derives it, as for the exported video.
+            packet.pts = ticks(start)
+            if let dts = packet.dts {
+                let outDts = max(
+                    ticks(Rational.seconds(dts, in: timeBase) - origin), lastTime[output].map { $0 + 1 } ?? .min)
+                lastTime[output] = outDts
+                packet.dts = outDts
+                packet.pts = max(ticks(start), outDts)
+            }
             if packet.duration > 0 { packet.duration = max(1, ticks(end) - ticks(start)) }
             try sink.write(packet, from: timeBase, to: output)
             return true
