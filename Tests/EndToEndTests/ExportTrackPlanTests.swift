@@ -90,13 +90,14 @@ import Testing
         return (mkvmerge.map(\.0) + ffmpeg.map(\.0)).map(p)
     }
 
-    /// ffprobe's streams of `path`: kind and whether an attached picture.
-    static func streams(_ path: String) throws -> [(kind: String, picture: Bool)] {
-        let r = try Tool.run("ffprobe", ["-v", "error", "-show_streams", "-of", "json", path])
+    /// ffprobe's streams of `path`: kind, whether an attached picture, and packets.
+    static func streams(_ path: String) throws -> [(kind: String, picture: Bool, packets: Int)] {
+        let r = try Tool.run("ffprobe", ["-v", "error", "-count_packets", "-show_streams", "-of", "json", path])
         let streams = try Tool.json(r.stdout)["streams"] as? [[String: Any]] ?? []
         return streams.map { s in
             let disposition = s["disposition"] as? [String: Any] ?? [:]
-            return (s["codec_type"] as? String ?? "?", disposition["attached_pic"] as? Int == 1)
+            let packets = Int(s["nb_read_packets"] as? String ?? "") ?? -1
+            return (s["codec_type"] as? String ?? "?", disposition["attached_pic"] as? Int == 1, packets)
         }
     }
 
@@ -135,7 +136,12 @@ import Testing
             try ExportTrackPlanTests.check(tracks, input: input, stderr: r.stderr)
             // The file has exactly the streams the plan writes (a timecode becomes a tag).
             let written = tracks.filter { $0["output"] is Int }
-            #expect(try ExportTrackPlanTests.streams(out).count == written.count, "\(name): \(tracks)")
+            let probed = try ExportTrackPlanTests.streams(out)
+            #expect(probed.count == written.count, "\(name): \(tracks)")
+            // A second video track keeps every one of its 60 frames, retimed with the first.
+            if name.hasPrefix("two-video") {
+                #expect(probed.map(\.packets) == [60, 60], "\(name): \(probed)")
+            }
             // What Matroska holds is kept: attachments, cover pictures, a second video, subtitles.
             if ["attached-cover.mkv", "font.mkv", "everything.mkv", "two-video.mkv", "cover.mp4", "srt-ass.mkv"]
                 .contains(name)
