@@ -33,6 +33,7 @@ public struct ExportTrack: Sendable {
     public let codec: String
     /// What the plan does with it (`copy`, `retime`, `convert`, `drop`).
     public let action: TrackPlan.Action
+    /// How a written track is made (the plan table's "how").
     public let method: Method
     /// Why it is retimed, converted or left out; nil when copied as it is.
     public let reason: String?

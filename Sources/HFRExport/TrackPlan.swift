@@ -40,6 +40,7 @@ public struct TrackPlan: Sendable {
     public let kind: String
     /// The codec written (FFmpeg's name), the input's for a stream copied or dropped.
     public let codec: String
+    /// What the export does with it.
     public let action: Action
     /// Why a stream is retimed, converted or dropped; nil when copied as it is.
     public let reason: String?
