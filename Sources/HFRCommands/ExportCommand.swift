@@ -206,6 +206,8 @@ public struct ExportCommand: Command {
         try Self.readPictureOptions(arguments, reencode: reencode, into: &settings)
         settings.cutFill = cutFill
         settings.rotation = try RotateArgument.parse(arguments, output: output, of: command)
+        // Before the input is opened; the plan asks the same (`ExportPlan.neverConflict`).
+        if let conflict = ExportPlan.neverConflict(settings) { throw .usage(conflict, of: command) }
         // What OUTPUT's container can hold is known before any file is read.
         try OutputFile.checkContainer(output, among: Container.exportExtensions, of: command)
         do {
@@ -249,20 +251,11 @@ public struct ExportCommand: Command {
                     "--shutter must be an angle in degrees above 0 and up to 360 (180, 172.8), not '\(text)'",
                     of: command)
             }
-            guard reencode != .never else {
-                throw .usage(
-                    "--shutter averages frames, which needs re-encoding: it excludes --reencode never", of: command)
-            }
             settings.shutter = angle
         }
         if let text = arguments.value("fill-drops") {
             guard let fill = ExportSettings.DropFill(rawValue: text) else {
                 throw .usage("--fill-drops must be flow or repeat", of: command)
-            }
-            guard reencode != .never else {
-                throw .usage(
-                    "--fill-drops makes the missing frames, which needs re-encoding: it excludes --reencode never",
-                    of: command)
             }
             settings.fillDrops = fill
         }
@@ -332,6 +325,8 @@ public struct ExportCommand: Command {
         if dryRun {
             try OutputFile.checkDirectory(of: settings.output)
             let plan = try Self.plan(settings, fileSize: size)
+            // The text lists the notes; beside JSON they go to stderr, as the export's do.
+            if json { for note in plan.notes { Console.error("Note: \(note)\n") } }
             Console.output(json ? ExportPlanJSON.document(plan).rendered + "\n" : ExportPlanText.render(plan))
             return
         }

@@ -69,14 +69,14 @@ enum ExportPlanJSON {
         ])
     }
 
-    /// One track of the output (or of the input, left out).
+    /// One stream of the input and what the export does with it.
     static func track(_ t: ExportTrack) -> JSONValue {
         .object([
-            ("index", .optional(t.index.map { .int(Int64($0)) })),
-            ("inputIndex", .optional(t.source.map { .int(Int64($0)) })),
+            ("input", .int(Int64(t.input))),
             ("kind", .string(t.kind)),
             ("codec", .string(t.codec)),
             ("action", .string(t.action.rawValue)),
+            ("output", .optional(t.output.map { .int(Int64($0)) })),
             ("reason", .optional(t.reason.map { .string($0) })),
             ("algorithm", .optional(t.algorithm.map { .string($0) })),
             ("language", .optional(t.language.map { .string($0) })),

@@ -61,17 +61,19 @@ enum ExportPlanText {
     /// One track: output and input stream, kind, codec, packets, seconds, and what happens to it.
     static func trackRow(_ t: ExportTrack) -> [String] {
         let how =
-            switch t.action {
+            switch t.method {
             case .copy: "copied"
             case .retime: "copied, retimed"
             case .reencode: "re-encoded"
             case .splice: "copied, segments re-encoded"
             case .stretch: "stretched (\(t.algorithm ?? "")), \(t.samples ?? 0) samples at \(t.sampleRate ?? 0) Hz"
-            case .timecode: "timecode track, from the start timecode"
+            case .timecode:
+                t.output == nil ? "timecode tag, from the start timecode" : "timecode track, from the start timecode"
+            case .attach: "attached as it is"
             case .drop: "left out: \(t.reason ?? "")"
             }
         return [
-            t.index.map { "#\($0)" } ?? "-", t.source.map { "#\($0)" } ?? "-", t.kind, t.codec,
+            t.output.map { "#\($0)" } ?? "-", "#\(t.input)", t.kind, t.codec,
             t.packets.map(String.init) ?? "-", t.duration.map(seconds) ?? "-", how,
         ]
     }

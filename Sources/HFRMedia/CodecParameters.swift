@@ -73,7 +73,7 @@ public final class CodecParameters: @unchecked Sendable {
     }
 
     /// Copies `bytes` into FFmpeg-owned, padded extradata.
-    private func setExtradata(_ bytes: [UInt8]) throws(AVFailure) {
+    func setExtradata(_ bytes: [UInt8]) throws(AVFailure) {
         av_freep(&pointer.pointee.extradata)
         pointer.pointee.extradata_size = 0
         guard let buffer = av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)) else {

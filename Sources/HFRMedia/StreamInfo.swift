@@ -39,6 +39,9 @@ public struct StreamInfo: Sendable {
     public let metadata: [String: String]
     /// A still image (cover art) stored as a one-frame video stream.
     public let isAttachedPicture: Bool
+    /// A file attached to the input (a font, a document): a stream without packets, its bytes the
+    /// extradata (FFmpeg's `AVMEDIA_TYPE_ATTACHMENT`).
+    public let isAttachment: Bool
     /// FFmpeg's `AV_DISPOSITION_*` flags (default, forced, comment …).
     public let disposition: Int32
     /// The container's four-character code for the stream (`avc1`, `tmcd`, `gpmd`); nil when none.
@@ -90,6 +93,7 @@ public struct StreamInfo: Sendable {
             par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
         metadata = [String: String](s.metadata)
         isAttachedPicture = s.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
+        isAttachment = par.codec_type == AVMEDIA_TYPE_ATTACHMENT
         disposition = s.disposition
         codecTag = StreamInfo.fourCC(par.codec_tag)
         presentation = StreamPresentation(stream)

@@ -59,5 +59,14 @@ import Testing
             }
         }
         for (why, count) in known.sorted(by: { $0.value > $1.value }) { print("known limit (\(count)): \(why)") }
+        // Issue 42: every conform export's plan lists each input stream (ffprobe's count), every
+        // convert and drop with a reason and each drop on stderr (corpus-check's `plan` column;
+        // a plan that does not is WRONG above).
+        let plans = rows.filter { $0.count >= 10 && $0[4] == "conform" && $0[5] == "0" }.map { $0[9] }
+        #expect(plans.count >= 100, "\(plans.count) conform plans")
+        for plan in plans {
+            let counts = plan.split(separator: "/")
+            #expect(counts.count == 2 && counts[0] == counts[1], "plan tracks \(plan)")
+        }
     }
 }

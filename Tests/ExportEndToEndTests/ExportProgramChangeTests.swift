@@ -39,7 +39,7 @@ import Testing
             guard plan.status == 0 else { continue }
             let json = try Tool.json(plan.stdout)
             let tracks = json["tracks"] as? [[String: Any]] ?? []
-            let written = tracks.filter { $0["index"] is Int }.compactMap { $0["inputIndex"] as? Int }
+            let written = tracks.filter { $0["output"] is Int }.compactMap { $0["input"] as? Int }
             let left = tracks.filter { $0["action"] as? String == "drop" }
             #expect(written == [0, 1] && left.count == 2, "\(mode): \(tracks)")
             #expect(

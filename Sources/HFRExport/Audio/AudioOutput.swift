@@ -17,40 +17,40 @@ final class AudioOutput {
     private let origin: Rational
     private(set) var packetsIn = 0
 
+    /// Sets up the output `planned` says (`TrackPlan.audio`): copied, or retimed into its encoder.
     init(
-        demuxer: borrowing Demuxer, sink: any PacketSink, info: StreamInfo, plan: ExportPlan, origin: Rational,
+        demuxer: borrowing Demuxer, sink: any PacketSink, planned: TrackPlan, plan: ExportPlan, origin: Rational,
         algorithm: ExportSettings.AudioAlgorithm
     ) throws(ExportFailure) {
+        let info = planned.stream
         self.info = info
         self.plan = plan
         self.origin = origin
-        let container = sink.container
         var track: OutputTrack
         do {
             let parameters = try demuxer.codecParameters(ofStream: info.index)
-            if AudioOutput.copies(info, plan: plan, container: container) {
-                track = OutputTrack(.audio, codec: info.codecName, source: info, action: .copy, timeBase: info.timeBase)
-                track.parameters = parameters
-                mode = .copy(try AudioPacketCheck(parameters: parameters, timeBase: info.timeBase))
-                try AudioOutput.requireDescribed(info)
-            } else {
-                let codec = Encoder.retimedAudioCodec(source: info, format: container)
+            if let codec = planned.encoder {
                 let rate = AudioEncoderSink.sampleRate(codec: codec, source: info.sampleRate)
                 track = OutputTrack(
-                    .audio, codec: Encoder.codecName(ofEncoder: codec), source: info,
-                    action: plan.copiesAudio ? .reencode : .stretch, timeBase: Rational(1, Int64(rate)))
+                    .audio, codec: planned.codec, source: info, method: plan.copiesAudio ? .reencode : .stretch,
+                    timeBase: Rational(1, Int64(rate)))
                 track.algorithm = plan.copiesAudio ? nil : algorithm.rawValue
-                track.reason = AudioOutput.conversionNote(info, container: container, plan: plan)
+                track.reason = planned.reason
                 if sink.encodes {
                     let retimer = try AudioRetimer(
                         parameters: parameters, info: info, plan: plan, origin: origin, algorithm: algorithm,
-                        format: container)
+                        codec: codec)
                     track.parameters = try retimer.sink.encoder.parameters()
                     track.timeBase = retimer.sink.timeBase
                     mode = .retime(retimer)
                 } else {
                     mode = .planned(try PlannedRetime(parameters: parameters, info: info, plan: plan))
                 }
+            } else {
+                track = OutputTrack(.audio, codec: info.codecName, source: info, method: .copy, timeBase: info.timeBase)
+                track.parameters = parameters
+                mode = .copy(try AudioPacketCheck(parameters: parameters, timeBase: info.timeBase))
+                try AudioOutput.requireDescribed(info)
             }
         } catch let failure as AVFailure where failure.stage == .decoding {
             // The side check's decoder does not open on the input's audio configuration.
@@ -126,27 +126,19 @@ extension AudioOutput {
         }
     }
 
-    /// Whether `track` is copied: speed 1 throughout and a container that stores its codec (else
-    /// it goes through the retimer at speed 1, into what the container stores).
-    static func copies(_ track: StreamInfo, plan: ExportPlan, container: Container) -> Bool {
-        plan.copiesAudio && container.holds(codecID: track.codecID)
-    }
-
     /// The plan's word on audio tracks that change format: each retimed track is encoded to what
     /// `container` (a muxer name) stores, its own PCM where it can; any other codec is named.
-    static func conversionNotes(_ tracks: [StreamInfo], container: Container, plan: ExportPlan) -> [String] {
-        return tracks.compactMap { track in
-            conversionNote(track, container: container, plan: plan).map {
-                "audio track #\(track.index) (\(track.codecName)) is \($0)"
+    static func conversionNotes(_ tracks: [TrackPlan], container: Container) -> [String] {
+        tracks.compactMap { t in
+            t.encoder.flatMap { conversionNote(t.stream, encoder: $0, container: container) }.map {
+                "audio track #\(t.input) (\(t.stream.codecName)) is \($0)"
             }
         }
     }
 
-    /// Into what `track` is retimed when that is not its own codec (`retimed into AAC: MP4 cannot
-    /// store PCM`); nil when copied or retimed into its own codec.
-    static func conversionNote(_ track: StreamInfo, container: Container, plan: ExportPlan) -> String? {
-        guard !copies(track, plan: plan, container: container) else { return nil }
-        let codec = Encoder.retimedAudioCodec(source: track, format: container)
+    /// Into what `track` is retimed by `encoder` when that is not its own codec (`retimed into
+    /// AAC: MP4 cannot store PCM`); nil when it is its own codec.
+    static func conversionNote(_ track: StreamInfo, encoder codec: String, container: Container) -> String? {
         guard codec != track.codecName else { return nil }
         let name = codec == "libvorbis" ? "Vorbis" : codec.uppercased()
         // Lossless audio that becomes lossy says why.

@@ -46,11 +46,10 @@ final class AudioRetimer {
 
     init(
         parameters: CodecParameters, info: StreamInfo, plan: ExportPlan, origin: Rational,
-        algorithm: ExportSettings.AudioAlgorithm, format: Container
+        algorithm: ExportSettings.AudioAlgorithm, codec: String
     ) throws(ExportFailure) {
         self.algorithm = algorithm
         sampleRate = info.sampleRate
-        let codec = Encoder.retimedAudioCodec(source: info, format: format)
         channels = AudioRetimer.channels(keeping: info.channels, codec: codec)
         // Lossless codecs keep any layout; AAC and Vorbis get their standard one (5.1(side) written
         // as AAC needs a PCE, which FFmpeg reads back as no layout at all).

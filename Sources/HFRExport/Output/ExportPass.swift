@@ -25,16 +25,16 @@ extension ExportPipeline {
         progress: ((ExportTick) -> Void)?, sink makeSink: (MappedCopy?) throws(ExportFailure) -> any PacketSink
     ) throws(ExportFailure) -> ExportPass {
         let video = analysis.video
-        // Every audio track comes out, each retimed as the first (the one the plan checks) is.
-        let audio = settings.audio == .mute ? [] : TrackChoice.audio(demuxer.streams, video: video)
+        // The tracks the plan writes, each as it says (every audio track retimed as the first is).
+        let audio = plan.tracks.filter { $0.writer == .audio }
         let format = Container(output: settings.output)
         let presentation = settings.rotation.map { video.presentation.rotated(clockwise: $0) } ?? video.presentation
         let extras = ExtraTrackOutput(
-            streams: demuxer.streams, metadata: demuxer.metadata, video: video, audio: audio.first, format: format,
-            plan: plan, origin: analysis.origin, presentation: presentation)
-        demuxer.discardStreams(except: Set([video.index] + audio.map(\.index) + extras.inputIndices))
+            plan: plan, timecode: plan.timecode, video: video, format: format, origin: analysis.origin,
+            presentation: presentation)
+        demuxer.discardStreams(except: Set([video.index] + audio.map(\.input) + extras.inputIndices))
         let mapped =
-            extras.inputIndices.isEmpty && audio.count <= 1
+            extras.isEmpty && audio.count <= 1
             ? MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format) : nil
         let sink = StoppingSink(try makeSink(mapped), shouldStop: shouldStop)
         let videoOut = try VideoOutput(
@@ -44,7 +44,7 @@ extension ExportPipeline {
         for a in audio {
             audioOut.append(
                 try AudioOutput(
-                    demuxer: demuxer, sink: sink, info: a, plan: plan, origin: analysis.origin,
+                    demuxer: demuxer, sink: sink, planned: a, plan: plan, origin: analysis.origin,
                     algorithm: settings.audio))
         }
         try extras.addStreams(demuxer, to: sink)
@@ -59,54 +59,35 @@ extension ExportPipeline {
         for a in audioOut { try a.finish(to: sink) }
         try sink.finish()
         let notes =
-            plan.notes + TrackChoice.notes(demuxer.streams, video: video) + extras.notes
-            + AudioOutput.conversionNotes(audio, container: format, plan: plan)
+            plan.notes + plan.tracks.compactMap(\.dropNote) + extras.notes
+            + AudioOutput.conversionNotes(audio, container: format)
             + ExportPipeline.readNotes(analysis, spacing: spacing, demuxer: demuxer)
         let preview = ExportPreview(
             settings: settings, analysis: analysis, plan: plan, video: videoOut, audio: audioOut,
-            tracks: ExportPipeline.tracks(
-                sink, video: videoOut, audio: audioOut, extras: extras, streams: demuxer.streams),
-            notes: notes)
+            tracks: ExportPipeline.tracks(sink, plan: plan, video: videoOut, audio: audioOut), notes: notes)
         return ExportPass(
             video: videoOut, audio: audioOut, presentation: presentation, isMapped: mapped != nil, spacing: spacing,
             preview: preview)
     }
 
-    /// The plan's tracks: each output stream with what its sink counted (a retimed audio track its
-    /// samples), the timecode track MP4/MOV make, then the input's tracks left out and why.
+    /// The plan's tracks, one per input stream in input order: each written one with what its sink
+    /// counted (a retimed audio track its samples), a timecode with the track MP4/MOV make of it,
+    /// the others as the plan left them.
     static func tracks(
-        _ sink: any PacketSink, video: VideoOutput, audio: [AudioOutput], extras: ExtraTrackOutput,
-        streams: [StreamInfo]
+        _ sink: any PacketSink, plan: ExportPlan, video: VideoOutput, audio: [AudioOutput]
     ) -> [ExportTrack] {
         let videoDuration = video.tally.duration(isISO: sink.container.hasEditLists)
-        var tracks = sink.tallies.enumerated().map { i, tally in
-            ExportTrack(
-                index: i, tally: tally, retimed: audio.first { $0.index == i }?.retimedSamples,
-                videoDuration: videoDuration)
-        }
-        var timecodeSource: Int?
-        if extras.timecode != nil, sink.container.holdsTimecodeTrack {
-            timecodeSource = extras.timecodeTrack?.index
-            tracks.append(
-                ExportTrack(
-                    left: extras.timecodeTrack, index: tracks.count, codec: "tmcd", action: .timecode, reason: nil))
-        }
-        let written = Set(sink.tallies.map(\.track.source.index) + [timecodeSource].compactMap { $0 })
-        for s in streams where !written.contains(s.index) {
-            let reason = leftOutReason(s, extras, video: video.info)
-            tracks.append(ExportTrack(left: s, codec: s.codecName, action: .drop, reason: reason))
-        }
-        return tracks
-    }
-
-    /// Why input track `s` is not in the output.
-    private static func leftOutReason(_ s: StreamInfo, _ extras: ExtraTrackOutput, video: StreamInfo) -> String {
-        if let reason = extras.leftOut[s.index] { return reason }
-        if let reason = TrackChoice.leftOutReason(s, video: video) { return reason }
-        switch s.kind {
-        case .audio: return "muted (--audio mute)"
-        case .video: return s.isAttachedPicture ? "a still picture (cover art)" : "only one video track is exported"
-        default: return "not exported"
+        let written = Dictionary(
+            sink.tallies.enumerated().map { ($0.element.track.source.index, $0.offset) },
+            uniquingKeysWith: { a, _ in a })
+        // MP4/MOV add the timecode track after every stream the export adds.
+        let timecodeTrack = sink.container.holdsTimecodeTrack ? sink.tallies.count : nil
+        return plan.tracks.map { t in
+            if t.writer == .timecode { return ExportTrack(t, output: timecodeTrack, method: .timecode) }
+            guard let output = written[t.input] else { return ExportTrack(t, method: .drop) }
+            return ExportTrack(
+                t, output: output, tally: sink.tallies[output],
+                retimed: audio.first { $0.index == output }?.retimedSamples, videoDuration: videoDuration)
         }
     }
 }

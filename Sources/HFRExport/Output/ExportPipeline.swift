@@ -61,6 +61,14 @@ public final class ExportPipeline {
             plan.filledDrops = filled
         }
         try FirstFrameCheck.run(MediaInput(path: settings.input, timing: settings.timing), video: analysis.video)
+        let streams = demuxer.streams
+        plan.timecode = StartTimecode.choose(
+            streams: streams, metadata: demuxer.metadata, video: analysis.video, plan: plan)
+        plan.tracks = TrackPlan.plans(
+            TrackPlan.Inputs(
+                streams: streams, video: analysis.video, settings: settings,
+                container: Container(output: settings.output)),
+            plan: plan)
         return (analysis, plan)
     }
 

@@ -8,7 +8,7 @@ struct OutputTrack {
     var codec: String
     /// The input stream it comes from.
     var source: StreamInfo
-    var action: ExportTrack.Action
+    var method: ExportTrack.Method
     /// Why it is re-encoded (the video), or into what it is converted (audio); nil otherwise.
     var reason: String?
     /// A stretched audio track's algorithm (`--audio`).
@@ -28,12 +28,12 @@ struct OutputTrack {
     var tags: [String: String] = [:]
 
     init(
-        _ kind: StreamInfo.Kind, codec: String, source: StreamInfo, action: ExportTrack.Action, timeBase: Rational
+        _ kind: StreamInfo.Kind, codec: String, source: StreamInfo, method: ExportTrack.Method, timeBase: Rational
     ) {
         self.kind = kind
         self.codec = codec
         self.source = source
-        self.action = action
+        self.method = method
         self.timeBase = timeBase
     }
 }

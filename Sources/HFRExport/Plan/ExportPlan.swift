@@ -64,6 +64,12 @@ public struct ExportPlan: Sendable {
     /// offset (`AudioLead`). 0 when none (a range that starts later starts there).
     public internal(set) var audioLead = Rational(0)
 
+    /// Every stream of the input, in input order, with what the export does with it
+    /// (`TrackPlan.plans`); the pass writes what these say and nothing else.
+    public internal(set) var tracks: [TrackPlan] = []
+    /// The input's start timecode, moved to the export's start (`StartTimecode`).
+    var timecode = StartTimecode(value: nil, note: nil)
+
     /// Stream seconds where the output's audio starts: the lead before `start`.
     var audioStart: Rational { start - audioLead }
 
@@ -84,163 +90,138 @@ public struct ExportPlan: Sendable {
     public var realEnd: Rational { end * streamScale }
 
     /// Matches `settings` against `analysis`; throws when the options cannot apply to this input.
+    /// Pure steps, each returning a value: the timeline, what the video does (`VideoChoice`), the
+    /// range a copy cuts at, then what the pictures, the encoder and the audio need.
     public static func make(_ settings: ExportSettings, _ analysis: InputAnalysis) throws(ExportFailure) -> ExportPlan {
-        let c = analysis.captureRate
-        let k = analysis.streamScale
-        let (realMap, o) = timeMap(settings.mode, captureRate: c)
-        guard o <= Rational(1000) else {
-            throw .usage("output rate \(o.compactDescription) fps is above 1000; give --fps")
-        }
-        try PlanBounds.check(outputRate: o)
-        // From here on, stream time (see the type's comment); messages convert back with `k`.
-        var map = realMap.timeScaled(by: k.reciprocal)
-        var notes: [String] = []
-        let start = (settings.range?.start ?? Rational(0)) / k
-        let end = min(settings.range?.end.map { $0 / k } ?? analysis.end, analysis.end)
-        // No frame after the start (an edit list past the frames, times that overflowed): the
-        // input's fault, whatever --range asks.
-        guard analysis.end > Rational(0) else {
-            throw .badInput("corrupt timestamps: the video's frames end before its start time")
-        }
-        guard start < analysis.end else {
-            throw .usage(
-                "--range starts at \(TimeMap.seconds(start * k)) s, after the end of the video (\(TimeMap.seconds(analysis.end * k)) s)"
-            )
-        }
-        if settings.fillDrops != nil, settings.reencode == .never {
-            throw .usage("--fill-drops makes the missing frames, which needs re-encoding: it excludes --reencode never")
-        }
-        // Copying cannot insert frames: filling drops re-encodes as `--reencode always` does.
-        var reencodesAll = settings.reencode == .always || settings.fillDrops != nil
-        if !analysis.isEvenlySpaced, settings.fillDrops != nil {
-            notes.append("frame timestamps are uneven (dropped frames): the frames missing from the gaps are made")
-        } else if !analysis.isEvenlySpaced {
-            // A tagged capture rate is kept; a measured one is the frames' average.
-            let rate =
-                analysis.captureRateSource == .measured
-                ? "their gaps are kept, at a capture rate of \(TimeMap.seconds(c)) fps measured from them"
-                : "their gaps are kept as they are"
-            notes.append("frame timestamps are uneven (variable frame rate): \(rate)")
-        }
-        var levels: [Int] = []
-        var failures: [(segment: Int, reason: String)] = []
-        // A codec other than the source's is a re-encode, whatever the lossless rules allow.
-        let codecChange = settings.delivery.codec.flatMap { $0.isCodec(analysis.video.codecName) ? nil : $0 }
-        if let codecChange, settings.reencode == .never {
-            throw .refused(
-                "--codec \(codecChange.rawValue) re-encodes the \(analysis.video.codecName) video (or allow --reencode auto)"
-            )
-        }
-        if settings.shutter != nil, settings.reencode == .never {
-            throw .usage("--shutter averages frames, which needs re-encoding: it excludes --reencode never")
-        }
-        reencodesAll = reencodesAll || codecChange != nil || settings.shutter != nil
-        if !reencodesAll {
-            map = snappedToBaseLayer(map, analysis, notes: &notes)
-            (levels, failures) = keptLevels(map, analysis, mode: settings.mode, output: o, range: (start, end))
-        }
-        let isLossless = !reencodesAll && failures.isEmpty
-        if !isLossless, settings.reencode == .never {
-            throw .refused(reasons(failures) + " (or allow --reencode auto)")
-        }
-        var splice: MixedReencode.Splice?
-        if !failures.isEmpty, settings.reencode == .auto, codecChange == nil {
-            switch MixedReencode.splice(
-                map, analysis, failing: failures.map(\.segment), end: end, hasRange: settings.range != nil)
-            {
-            case .success(let s): splice = s
-            case .failure(let refusal) where map.segments.count > failures.count:
-                notes.append("the copyable segments are re-encoded too: \(refusal.reason)")
-            case .failure: break
-            }
-        }
-        let copies = isLossless || splice != nil
+        if let conflict = neverConflict(settings) { throw .usage(conflict) }
+        let timeline = try Timeline.make(settings, analysis)
+        var notes = unevenNotes(settings, analysis)
+        let choice = try VideoChoice.make(settings, analysis, timeline, notes: &notes)
+        let copies = choice.isLossless || choice.splice != nil
         let cut =
             copies
-            ? losslessRange(start: start, end: end, analysis, output: settings.output, notes: &notes)
-            : (start: start, end: end, decodeStart: start)
-        let reason: String? =
-            isLossless
-            ? nil
-            : settings.reencode == .always
-                ? "--reencode always"
-                : settings.shutter.map { "--shutter \(TimeMap.seconds($0)): frames are averaged" }
-                    ?? codecChange.map { "--codec \($0.rawValue)" }
-                    ?? (settings.fillDrops != nil ? fillDropsReason : reasons(failures))
+            ? losslessRange(
+                start: timeline.start, end: timeline.end, analysis, output: settings.output, notes: &notes)
+            : (start: timeline.start, end: timeline.end, decodeStart: timeline.start)
         let usesTemporalID = analysis.layerSignalling?.hasTemporalIDs == true
         var plan = ExportPlan(
-            captureRate: c, streamScale: k, outputRate: o, map: map, start: cut.start, end: cut.end,
-            decodeStart: cut.decodeStart,
+            captureRate: analysis.captureRate, streamScale: analysis.streamScale, outputRate: timeline.outputRate,
+            map: choice.map, start: cut.start, end: cut.end, decodeStart: cut.decodeStart,
             layers: copies
-                ? LayerPlan(maxLevels: levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID) : nil,
-            reencodeReason: reason, copiesAudio: map.segments.allSatisfy { $0.speed == Rational(1) }, notes: notes,
-            interpolation: settings.interpolation)
+                ? LayerPlan(maxLevels: choice.levels, levelCount: analysis.levelCount, usesTemporalID: usesTemporalID)
+                : nil,
+            reencodeReason: choice.reason(settings),
+            copiesAudio: choice.map.segments.allSatisfy { $0.speed == Rational(1) },
+            notes: notes, interpolation: settings.interpolation)
         plan.shutter = settings.shutter.map { $0 / Rational(360) }
         plan.leadingFrame = analysis.leadingFrame
         plan.cutFill = settings.cutFill
-        if let splice {
+        if let splice = choice.splice {
             plan.reencodedSpans = splice.spans
             plan.reencodedSegments = splice.segments
             plan.spliceEncoder = splice.encoder
             plan.notes.append(spliceNote(splice, plan: plan))
         }
-        let (width, height) = (analysis.video.width, analysis.video.height)
-        if plan.synthesis == .flow || plan.synthesis == .blend, let failure = Interpolators.libraryFailure {
-            throw .unavailable(failure.description)
-        }
-        if plan.synthesis == .flow, (try? FlowInterpolator(width: width, height: height)) == nil {
-            plan.interpolation = .blend
-            plan.notes.append(
-                "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
-            )
-        }
-        if let fill = settings.fillDrops {
-            plan.dropFill = dropFillMethod(fill, width: width, height: height)
-            if plan.dropFill != .repeat, let failure = Interpolators.libraryFailure {
-                throw .unavailable(failure.description)
-            }
-            if fill == .flow, plan.dropFill == .blend {
-                plan.notes.append(
-                    "\(width)x\(height) pictures are too small for optical flow: the missing frames are blended")
-            }
-        }
-        if plan.layers == nil {
-            let makesPictures = plan.synthesis != nil || (plan.dropFill.map { $0 != .repeat } ?? false)
-            plan.delivery = try DeliveryEncoding.choose(
-                video: analysis.video, output: settings.output, makesPictures: makesPictures, request: settings.delivery
-            )
-            plan.layeredBitrate = settings.delivery.quality.flatMap { q in
-                if case .bitrate(let bits) = q { bits } else { nil }
-            }
-            // OpenH264's sizes, or the sides the delivery encoder's chroma subsampling needs.
-            let (w, h) = (analysis.video.width, analysis.video.height)
-            if let problem = plan.delivery.map({ $0.sizeProblem(width: w, height: h) })
-                ?? H264Limits.problem(width: w, height: h)
-            {
-                throw .badInput("needs re-encoding, but its \(w)x\(h) video \(problem)")
-            }
-            if let note = plan.delivery?.note ?? DeliveryEncoding.layeredNote(video: analysis.video) {
-                plan.notes.append(note)
-            }
-        } else if settings.delivery.quality != nil {
-            plan.notes.append(
-                "--quality applies to re-encoded video: "
-                    + (plan.isSpliced
-                        ? "the re-encoded stretches match the copied stream's encoder instead"
-                        : "this export copies it"))
-        }
-        // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
-        if analysis.isEvenlySpaced || analysis.isOnGrid {
-            plan.cadence = Cadence(period: plan.streamRate.reciprocal, timeBase: analysis.video.timeBase)
-        }
-        // The range asked for: a Matroska copy's start snapped back to the first keyframe has none.
-        if settings.audio != .mute, let lead = AudioLead.kept(analysis, start: settings.range?.start ?? plan.start) {
-            plan.audioLead = lead
-            plan.notes.append(AudioLead.note(plan))
-        }
+        try plan.choosePictures(settings, analysis)
+        try plan.chooseEncoder(settings, analysis)
+        plan.chooseTiming(settings, analysis)
         try PlanBounds.check(
             plan, audio: settings.audio, hasAudio: analysis.audio != nil, hasRange: settings.range != nil)
         return plan
+    }
+
+    /// Why `settings` cannot be carried out with `--reencode never`, whatever the input: the one
+    /// place these exclusions are decided (the command asks it before opening the input).
+    public static func neverConflict(_ settings: ExportSettings) -> String? {
+        guard settings.reencode == .never else { return nil }
+        if settings.fillDrops != nil {
+            return "--fill-drops makes the missing frames, which needs re-encoding: it excludes --reencode never"
+        }
+        if settings.shutter != nil {
+            return "--shutter averages frames, which needs re-encoding: it excludes --reencode never"
+        }
+        return nil
+    }
+
+    /// What the plan says of frame times that are not evenly spaced.
+    static func unevenNotes(_ settings: ExportSettings, _ analysis: InputAnalysis) -> [String] {
+        guard !analysis.isEvenlySpaced else { return [] }
+        if settings.fillDrops != nil {
+            return ["frame timestamps are uneven (dropped frames): the frames missing from the gaps are made"]
+        }
+        // A tagged capture rate is kept; a measured one is the frames' average.
+        let rate =
+            analysis.captureRateSource == .measured
+            ? "their gaps are kept, at a capture rate of \(TimeMap.seconds(analysis.captureRate)) fps measured from them"
+            : "their gaps are kept as they are"
+        return ["frame timestamps are uneven (variable frame rate): \(rate)"]
+    }
+
+    /// How pictures are made: optical flow falls back to blending for pictures too small for it;
+    /// `--fill-drops` chooses how the dropped frames are made.
+    mutating func choosePictures(_ settings: ExportSettings, _ analysis: InputAnalysis) throws(ExportFailure) {
+        let (width, height) = (analysis.video.width, analysis.video.height)
+        if synthesis == .flow || synthesis == .blend, let failure = Interpolators.libraryFailure {
+            throw .unavailable(failure.description)
+        }
+        if synthesis == .flow, (try? FlowInterpolator(width: width, height: height)) == nil {
+            interpolation = .blend
+            notes.append(
+                "\(width)x\(height) pictures are too small for optical flow: the new frames are blended (as --interpolate blend)"
+            )
+        }
+        guard let fill = settings.fillDrops else { return }
+        dropFill = ExportPlan.dropFillMethod(fill, width: width, height: height)
+        if dropFill != .repeat, let failure = Interpolators.libraryFailure {
+            throw .unavailable(failure.description)
+        }
+        if fill == .flow, dropFill == .blend {
+            notes.append("\(width)x\(height) pictures are too small for optical flow: the missing frames are blended")
+        }
+    }
+
+    /// A re-encode's encoder (`DeliveryEncoding`, or hfr's layered OpenH264) and its quality, and
+    /// whether the picture size suits it; a copy only says that `--quality` does not apply.
+    mutating func chooseEncoder(_ settings: ExportSettings, _ analysis: InputAnalysis) throws(ExportFailure) {
+        guard layers == nil else {
+            if settings.delivery.quality != nil {
+                notes.append(
+                    "--quality applies to re-encoded video: "
+                        + (isSpliced
+                            ? "the re-encoded stretches match the copied stream's encoder instead"
+                            : "this export copies it"))
+            }
+            return
+        }
+        let makesPictures = synthesis != nil || (dropFill.map { $0 != .repeat } ?? false)
+        delivery = try DeliveryEncoding.choose(
+            video: analysis.video, output: settings.output, makesPictures: makesPictures, request: settings.delivery)
+        layeredBitrate = settings.delivery.quality.flatMap { q in
+            if case .bitrate(let bits) = q { bits } else { nil }
+        }
+        // OpenH264's sizes, or the sides the delivery encoder's chroma subsampling needs.
+        let (w, h) = (analysis.video.width, analysis.video.height)
+        if let problem = delivery.map({ $0.sizeProblem(width: w, height: h) })
+            ?? H264Limits.problem(width: w, height: h)
+        {
+            throw .badInput("needs re-encoding, but its \(w)x\(h) video \(problem)")
+        }
+        if let note = delivery?.note ?? DeliveryEncoding.layeredNote(video: analysis.video) {
+            notes.append(note)
+        }
+    }
+
+    /// The frame grid times are put back on, and the audio kept before the first frame.
+    mutating func chooseTiming(_ settings: ExportSettings, _ analysis: InputAnalysis) {
+        // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
+        if analysis.isEvenlySpaced || analysis.isOnGrid {
+            cadence = Cadence(period: streamRate.reciprocal, timeBase: analysis.video.timeBase)
+        }
+        // The range asked for: a Matroska copy's start snapped back to the first keyframe has none.
+        if settings.audio != .mute, let lead = AudioLead.kept(analysis, start: settings.range?.start ?? start) {
+            audioLead = lead
+            notes.append(AudioLead.note(self))
+        }
     }
 
     /// The time map and output rate a mode asks for.

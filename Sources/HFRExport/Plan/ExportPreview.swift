@@ -98,7 +98,8 @@ public struct ExportPreview: Sendable {
     public let audioSampleRate: Int?
     public let audioSamples: Int64?
     public let audioDuration: Rational?
-    /// The output's tracks in stream order, then the input's tracks left out.
+    /// Every stream of the input in input order, with what the plan does with it (`TrackPlan`)
+    /// and what its output track holds.
     public let tracks: [ExportTrack]
     public let notes: [String]
 
@@ -143,7 +144,7 @@ public struct ExportPreview: Sendable {
         (encoder, quality) = plan.encoderAndQuality
         shutter = plan.shutter.map { $0 * Rational(360) }
         outputDuration = tally.duration(isISO: container.hasEditLists)
-        audioAlgorithm = ExportPreview.audioAlgorithm(settings, analysis, plan)
+        audioAlgorithm = ExportPreview.audioAlgorithm(settings, plan)
         audioTracks = audio.count
         let retimed = audio.first?.retimedSamples
         audioSampleRate = retimed?.sampleRate
@@ -155,12 +156,12 @@ public struct ExportPreview: Sendable {
         self.notes = notes
     }
 
-    /// What happens to the audio: the rule the report and the plan share.
-    static func audioAlgorithm(_ settings: ExportSettings, _ analysis: InputAnalysis, _ plan: ExportPlan) -> String {
-        guard settings.audio != .mute, let audio = analysis.audio else { return "none" }
+    /// What happens to the audio, as the plan says of its first audio track: the rule the report
+    /// and the plan share.
+    static func audioAlgorithm(_ settings: ExportSettings, _ plan: ExportPlan) -> String {
+        guard let audio = plan.tracks.first(where: { $0.writer == .audio }) else { return "none" }
         // A codec the container does not store is converted: through the retimer, at speed 1.
-        let container = Container(output: settings.output)
-        return AudioOutput.copies(audio, plan: plan, container: container) ? "copy" : settings.audio.rawValue
+        return audio.encoder == nil ? "copy" : settings.audio.rawValue
     }
 
     /// The map's segments that overlap the range (or hold written frames), clipped to it.

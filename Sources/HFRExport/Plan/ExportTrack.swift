@@ -1,10 +1,10 @@
 import HFRMedia
 
-/// One track of an export's output as its plan lists it, with what happens to it and what it will
-/// hold; or a track of the input the export leaves out, and why.
+/// One stream of the input as the export's plan lists it (`TrackPlan`): what happens to it, and
+/// for a stream written, what its output track holds.
 public struct ExportTrack: Sendable {
-    /// What happens to a track.
-    public enum Action: String, Sendable {
+    /// How a written track is made (the plan table's detail).
+    public enum Method: String, Sendable {
         /// Packets copied, timestamps only moved to the output's start (speed 1 throughout).
         case copy
         /// Packets copied, timestamps through the time map (video frames kept per layer).
@@ -15,29 +15,34 @@ public struct ExportTrack: Sendable {
         case splice
         /// Audio decoded, stretched (`algorithm`) and encoded again.
         case stretch
-        /// The timecode track MP4/MOV make from the start timecode, moved to the export's start.
+        /// The timecode MP4/MOV make a track of (Matroska a tag), moved to the export's start.
         case timecode
+        /// A file attached as it is (a font, cover art).
+        case attach
         /// Left out; `reason` says why.
         case drop
     }
 
-    /// Output stream index; nil for a track left out.
-    public let index: Int?
-    /// Input stream index; nil for a track the container makes (a timecode track without one).
-    public let source: Int?
-    /// "video", "audio", "subtitle", "data", "other" (attachments and the like).
+    /// Input stream index.
+    public let input: Int
+    /// Output stream index; nil for a stream left out or written as a tag.
+    public let output: Int?
+    /// "video", "audio", "subtitle", "data" or "attachment" (`TrackPlan.kind`).
     public let kind: String
-    /// The codec written (FFmpeg's short name), or the input's for a track left out.
+    /// The codec written (FFmpeg's short name), or the input's for a stream left out.
     public let codec: String
-    public let action: Action
-    /// Why it is re-encoded, converted or left out; nil otherwise.
+    /// What the plan does with it (`copy`, `retime`, `convert`, `drop`).
+    public let action: TrackPlan.Action
+    /// How a written track is made (the plan table's "how").
+    public let method: Method
+    /// Why it is retimed, converted or left out; nil when copied as it is.
     public let reason: String?
     /// A stretched track's algorithm ("spectral", "time-domain", "varispeed").
     public let algorithm: String?
     /// The input track's language tag.
     public let language: String?
     /// Packets written; nil where an encoder the dry run does not run makes them (retimed audio),
-    /// or the container itself (a timecode track).
+    /// or the container itself (a timecode track), or for none written.
     public let packets: Int?
     /// Bytes of the packets handed to the muxer; nil where an encoder makes any of them.
     public let bytes: Int64?
@@ -51,21 +56,25 @@ public struct ExportTrack: Sendable {
 
     /// A track written, from what its sink counted; `retimed`: an audio track's retimed samples;
     /// `videoDuration`: the video's length as the file states it.
-    init(index: Int, tally: TrackTally, retimed: (sampleRate: Int, samples: Int64)?, videoDuration: Rational) {
+    init(
+        _ planned: TrackPlan, output: Int, tally: TrackTally, retimed: (sampleRate: Int, samples: Int64)?,
+        videoDuration: Rational
+    ) {
         let track = tally.track
-        self.index = index
-        source = track.source.index
-        kind = track.kind.rawValue
+        input = planned.input
+        self.output = output
+        kind = planned.kind
         codec = track.codec
-        action = track.action
-        reason = track.reason
+        action = planned.action
+        method = track.method
+        reason = planned.reason
         algorithm = track.algorithm
         language = track.source.metadata["language"]
-        let isEncoded = [.reencode, .splice, .stretch].contains(track.action)
+        let isEncoded = [.reencode, .splice, .stretch].contains(track.method)
         packets = retimed == nil ? tally.packets : nil
         bytes = isEncoded ? nil : tally.bytes
         duration =
-            track.kind == .video
+            track.kind == .video && planned.writer == .video
             ? videoDuration : retimed.flatMap(ExportTrack.seconds) ?? tally.span
         sampleRate = retimed?.sampleRate
         samples = retimed?.samples
@@ -76,16 +85,18 @@ public struct ExportTrack: Sendable {
         retimed.sampleRate > 0 ? Rational(retimed.samples, Int64(retimed.sampleRate)) : nil
     }
 
-    /// An input track left out, or the timecode track made from it (`index` set).
-    init(left source: StreamInfo?, index: Int? = nil, codec: String, action: Action, reason: String?) {
-        self.index = index
-        self.source = source?.index
-        kind = source?.kind.rawValue ?? StreamInfo.Kind.data.rawValue
-        self.codec = codec
-        self.action = action
-        self.reason = reason
+    /// A stream with no packets of its own written: left out, written as a tag or a track the
+    /// container makes (a timecode), or attached as a file (`output` its stream).
+    init(_ planned: TrackPlan, output: Int? = nil, method: Method) {
+        input = planned.input
+        self.output = output
+        kind = planned.kind
+        codec = method == .timecode && output != nil ? "tmcd" : planned.codec
+        action = planned.action
+        self.method = method
+        reason = planned.reason
         algorithm = nil
-        language = source?.metadata["language"]
+        language = planned.stream.metadata["language"]
         packets = nil
         bytes = nil
         duration = nil

@@ -22,20 +22,4 @@ enum TrackChoice {
         }
         return nil
     }
-
-    /// The plan's word on the programs left out: one note naming their tracks.
-    static func notes(_ streams: [StreamInfo], video: StreamInfo) -> [String] {
-        let unknown = streams.filter { $0.kind == .audio && $0.programID == video.programID }.compactMap { s in
-            leftOutReason(s, video: video).map { "audio track #\(s.index) (\(s.codecName)) is left out: \($0)" }
-        }
-        guard let main = video.programID else { return unknown }
-        let others = streams.filter { $0.programID.map { $0 != main } ?? false }
-        let programs = Set(others.compactMap(\.programID)).sorted()
-        return unknown
-            + programs.map { id in
-                let tracks = others.filter { $0.programID == id }.map { "#\($0.index) \($0.kind.rawValue)" }
-                return "program \(id) (tracks \(tracks.joined(separator: ", "))) is left out: of the input's "
-                    + "\(programs.count + 1) programs the export writes the first video's, program \(main)"
-            }
-    }
 }

@@ -87,7 +87,7 @@ final class VideoOutput {
             if let selection {
                 reencoder = nil
                 track = OutputTrack(
-                    .video, codec: info.codecName, source: info, action: VideoOutput.action(plan),
+                    .video, codec: info.codecName, source: info, method: VideoOutput.method(plan),
                     timeBase: selection.timeBase)
                 track.parameters = parameters
                 if VideoOutput.isRetimed(plan) {
@@ -104,7 +104,7 @@ final class VideoOutput {
                 reencoder = made
                 let codec = plan.delivery.map { Encoder.codecName(ofEncoder: $0.codec) } ?? "h264"
                 track = OutputTrack(
-                    .video, codec: codec, source: info, action: .reencode, timeBase: made.outputTimeBase)
+                    .video, codec: codec, source: info, method: .reencode, timeBase: made.outputTimeBase)
                 track.parameters = try made.outputParameters(width: info.width, height: info.height)
             }
         } catch {
@@ -135,7 +135,7 @@ final class VideoOutput {
 
     /// What happens to the copied video: `copy` at speed 1 throughout, else `retime`; `splice` when
     /// segments are re-encoded in between.
-    static func action(_ plan: ExportPlan) -> ExportTrack.Action {
+    static func method(_ plan: ExportPlan) -> ExportTrack.Method {
         plan.isSpliced ? .splice : plan.copiesAudio ? .copy : .retime
     }
 
