@@ -184,7 +184,7 @@ import Testing
         let dropped = dir.path("dropped.mp4")
         let d = try Tool.hfr(["export", subrip, dropped, "--conform", "30", "--json"])
         #expect(d.status == 0, "\(d.stderr)")
-        let note = "subtitle track #1 (subrip) is left out: mp4 cannot store it"
+        let note = "subtitle track #1 (subrip) is left out: MP4 cannot store it"
         #expect(d.stderr.contains("Note: \(note)"))
         #expect((try Tool.json(d.stdout)["notes"] as? [String])?.contains(note) == true)
 
