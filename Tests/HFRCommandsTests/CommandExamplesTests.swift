@@ -68,9 +68,11 @@ import Testing
         "record": [
             [], ["--source", "test"], ["--device", "/dev/video9"], ["--source", "test", "--preview", "8080"],
         ],
+        // A --codec the output's container cannot hold is refused as it is parsed (Container):
+        // ProRes goes into MOV, FFV1 into MKV.
         "export": [
-            ["in.mp4", "out.mp4", "--fps", "30"], ["in.mp4", "out.mp4"], ["in.mp4", "out.mkv", "--fps", "30"],
-            ["in.mp4", "out.mov", "--fps", "30"],
+            ["in.mp4", "out.mp4", "--fps", "30"], ["in.mp4", "out.mp4"], ["in.mp4", "out.mov", "--fps", "30"],
+            ["in.mp4", "out.mkv", "--fps", "30"],
         ],
         "batch": [["jobs.json"]],
         "completion": [[]],
