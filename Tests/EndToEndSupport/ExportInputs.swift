@@ -17,8 +17,11 @@ package enum ExportInputs {
         Result {
             guard let directory else { throw CocoaError(.fileWriteUnknown) }
             let path = directory.path(name)
+            // Every frame, however loaded the machine: `--duration` is kept by the clock (a source
+            // slower than real time gives fewer frames), `--frames` counts them.
+            let frames = String(Int(duration)! * 120)
             let r = try Tool.hfr([
-                "record", "--source", "test", "--fps", "120", "--size", "640x360", "--duration", duration,
+                "record", "--source", "test", "--fps", "120", "--size", "640x360", "--frames", frames,
                 "--late-frames", "queue", path,
             ])
             guard r.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["stderr": r.stderr]) }
