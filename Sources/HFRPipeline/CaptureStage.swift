@@ -188,7 +188,10 @@ final class CaptureStage {
         }
         let first = firstVideoPts!
         let time = Rational.seconds(pts - first, in: input.videoTimeBase)
-        if let limit = settings.duration, time >= limit { return .duration }
+        if let limit = settings.duration, time >= limit {
+            countSkipped(before: limit, stoppedAt: time)
+            return .duration
+        }
         if let limit = settings.frameLimit, stats.captured.load(ordering: .relaxed) >= limit { return .frames }
         stats.captured.add(1, ordering: .relaxed)
         triggers?.stamp(at: time)
@@ -211,6 +214,22 @@ final class CaptureStage {
         forwardAudio(upTo: videoEnd, isFinal: false)
         fillStalledAudio()
         return nil
+    }
+
+    /// The frame past `--duration` ends the capture, but the slots the source skipped between the
+    /// last frame taken and the limit were inside the duration: they are counted like any other gap
+    /// (missing from the source, and dropped by the device when it says so).
+    private func countSkipped(before limit: Rational, stoppedAt time: Rational) {
+        guard let last = lastVideoTime else { return }
+        let skipped = Int(((time - last) / frameDuration).rounded()) - 1
+        var within = 0
+        while within < skipped, last + frameDuration * Rational(Int64(within + 1)) < limit { within += 1 }
+        guard within > 0 else { return }
+        stats.missingFromSource.add(within, ordering: .relaxed)
+        guard var losses = lossesAtLastFrame, let now = input.losses, now.dropped > losses.dropped else { return }
+        losses.dropped += min(within, now.dropped - losses.dropped)
+        lossesAtLastFrame = losses
+        stats.droppedBySource.store(losses.dropped, ordering: .relaxed)
     }
 
     /// Audio lagging the video by more than `audioStallAllowance`, with none waiting, has stalled

@@ -50,7 +50,7 @@ public enum Signals {
     private static let triggers = Atomic<Int>(0)
 
     /// The installed plan in C memory: strings `strdup`ed, the terminal's settings, the children's
-    /// pids (single aligned words). Written only with the interrupt signals blocked on every thread
+    /// pids (atomics: a batch's workers write them while a handler reads). Written only with the interrupt signals blocked on every thread
     /// that could take them (before any stage thread starts), read only by the handlers.
     private struct Frozen {
         var stop: UnsafeMutablePointer<CChar>?
@@ -59,7 +59,7 @@ public enum Signals {
         var abortOtherwise: UnsafeMutablePointer<CChar>?
         var removal: UnsafeMutablePointer<CChar>?
         var terminal: termios?
-        var children: UnsafeMutablePointer<pid_t>?
+        var children: UnsafeMutablePointer<Atomic<pid_t>>?
         var childCount = 0
     }
     nonisolated(unsafe) private static var frozen = Frozen()
@@ -90,13 +90,16 @@ public enum Signals {
     /// Records the child running in a batch's `slot` (0 when it has ended).
     public static func setChild(_ pid: Int32, slot: Int) {
         guard let children = frozen.children, slot < frozen.childCount else { return }
-        children[slot] = pid
+        children[slot].store(pid, ordering: .relaxed)
     }
 
     /// Sends `signal` to every running child of a batch.
     public static func signalChildren(_ signal: Int32) {
         guard let children = frozen.children else { return }
-        for i in 0..<frozen.childCount where children[i] > 0 { kill(children[i], signal) }
+        for i in 0..<frozen.childCount {
+            let pid = children[i].load(ordering: .relaxed)
+            if pid > 0 { kill(pid, signal) }
+        }
     }
 
     private static func freeze(_ plan: SignalPlan) -> Frozen {
@@ -111,8 +114,9 @@ public enum Signals {
             if tcgetattr(0, &settings) == 0 { f.terminal = settings }
         }
         if case .forward(let slots) = plan.interrupt {
-            f.children = .allocate(capacity: max(slots, 1))
-            f.children?.initialize(repeating: 0, count: max(slots, 1))
+            let children = UnsafeMutablePointer<Atomic<pid_t>>.allocate(capacity: max(slots, 1))
+            for i in 0..<max(slots, 1) { (children + i).initialize(to: Atomic(0)) }
+            f.children = children
             f.childCount = slots
         }
         return f

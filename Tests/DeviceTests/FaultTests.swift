@@ -142,7 +142,7 @@ extension DeviceTests {
                 let drops = report["framesDroppedByDevice"] as? Int ?? -1
                 let late = report["framesDroppedLate"] as? Int ?? -1
                 let times = try Guest.probe(out).times
-                let gaps = CameraRecord.gridGaps(times, rate: Double(wrap.fps))
+                let gaps = CameraRecord.missingSlots(times, rate: Double(wrap.fps), seconds: Double(wrap.seconds))
                 #expect(drops + late == gaps, "dropped \(drops), late \(late), file gaps \(gaps): \(r.stderr)")
                 #expect(
                     abs(times.count + gaps - wrap.seconds * wrap.fps) <= 2, "\(times.count) frames + \(gaps) gaps")
@@ -183,7 +183,7 @@ extension DeviceTests {
             #expect(r.stderr.contains("1 corrupt skipped"))
             let probe = try Guest.probe(out, decoding: true)
             let times = probe.times
-            let gaps = CameraRecord.gridGaps(times, rate: 30)
+            let gaps = CameraRecord.missingSlots(times, rate: 30, seconds: 4)
             #expect(gaps == 1 + drops + late, "file gaps \(gaps); corrupt 1, dropped \(drops), late \(late)")
             let decoded = probe.decodedFrames
             #expect(decoded == report["framesEncoded"] as? Int)

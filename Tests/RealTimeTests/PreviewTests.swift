@@ -121,7 +121,7 @@ import Testing
     @Test func clientsCostTheRecordingNoFrame() throws {
         let dir = try TemporaryDirectory()
         let plain = try BackgroundProcess(
-            Tool.hfrPath, Self.record720p120EveryFrame + ["--duration", "10", "--json", dir.path("plain.mp4")],
+            Tool.hfrPath, Self.record720p120EveryFrame + ["--frames", "1200", "--json", dir.path("plain.mp4")],
             directory: dir)
         let plainPeak = Preview.peakMemoryUntilExit(plain)
         let plainReport = try Tool.json(plain.wait().stdout)
@@ -129,7 +129,7 @@ import Testing
         let port = Preview.freePort()
         let hfr = try Preview.start(
             Self.record720p120EveryFrame + [
-                "--duration", "10", "--json", "--preview", String(port), dir.path("out.mp4"),
+                "--frames", "1200", "--json", "--preview", String(port), dir.path("out.mp4"),
             ],
             in: dir)
         let readers = try BackgroundProcess(

@@ -257,7 +257,7 @@ import Testing
         let hfr = try Preview.start(
             [
                 "record", dir.path("web.mp4"), "--source", "test", "--fps", "60", "--size", "640x360", "--duration",
-                "6", "--preview", String(port), "--trigger", "http", "--pre-trigger", "1s", "--post-trigger", "1s",
+                "60", "--preview", String(port), "--trigger", "http", "--pre-trigger", "1s", "--post-trigger", "1s",
                 "--late-frames", "queue",
             ], in: dir)
         // Only a POST fires, and not one a page of another site sends through a viewer's browser.
@@ -269,6 +269,10 @@ import Testing
         #expect(clicked.status == 0 && clicked.stdout.hasPrefix("clicked"), "\(clicked.stdout) \(clicked.stderr)")
         // The page shows what fired (its /events feed).
         #expect(clicked.stdout.contains("Triggers\t1 (http)"), "\(clicked.stdout)")
+        // The clip is whole once it appears (a loaded machine may take long to start Chromium: the
+        // recording runs until the clip is written, not for a fixed time that the click might miss).
+        #expect(Tool.waitForFile(dir.path("web-001.mp4"), timeout: 30), "\(hfr.stderrSoFar)")
+        hfr.send(SIGINT)
         let r = hfr.wait()
         #expect(r.status == 0, "\(r.stderr)")
         #expect(files == ["web-001.mp4"], "\(r.stderr)")
