@@ -69,7 +69,9 @@ import Testing
 
     @Test func droppingUpperLayersFromTheBitstreamDecodesCleanly() throws {
         let dir = try TemporaryDirectory()
-        let rec = try record(["--fps", "120", "--size", "640x360", "--frames", "1200", "--audio", "none"], in: dir)
+        let rec = try record(
+            ["--fps", "120", "--size", "640x360", "--frames", "1200", "--audio", "none", "--late-frames", "queue"],
+            in: dir)
         let annexB = dir.path("all.h264")
         try Tool.run(
             "ffmpeg",
