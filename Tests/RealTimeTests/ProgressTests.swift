@@ -121,7 +121,11 @@ struct ProgressTests {
         let lines = transcript.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
         let modeLine = try #require(lines.firstIndex(of: mode), "\(transcript.debugDescription)")
         let drawn = TerminalSession.redraws(in: transcript).filter { $0.text.contains("frame=") }
-        #expect(Set(drawn.map(\.line)).count == 1 && drawn.allSatisfy { $0.line > modeLine }, "\(drawn)")
+        // A machine too loaded for the test source to keep up says so once, on a line of its own
+        // above the live line, which then goes on one line lower.
+        let warned = last.contains { $0.hasPrefix("Warning: test source delivers ") }
+        #expect(
+            Set(drawn.map(\.line)).count <= (warned ? 2 : 1) && drawn.allSatisfy { $0.line > modeLine }, "\(drawn)")
         var frames: [Int] = []
         for redraw in drawn {
             let line = redraw.text
@@ -137,11 +141,12 @@ struct ProgressTests {
         #expect(Set(frames).count >= 2 && frames.first ?? 0 < frames.last ?? 0, "\(frames)")
         #expect(!last.contains { $0.contains("frame=") })
         // The summary accounts for the 1200 slots of 10 s at 120 fps: frames recorded, and those a
-        // busy machine (the tests beside this one) let the encoder fall behind on, dropped late.
+        // busy machine (the tests beside this one) let the encoder fall behind on, dropped late —
+        // unless the source itself fell behind, said so, and the clock kept the 10 s.
         let summary = try #require(last.first { $0.hasPrefix("Recorded r.mp4: ") }, "\(last)")
         let recorded = Int(summary.dropFirst("Recorded r.mp4: ".count).prefix { $0.isNumber }) ?? -1
         let late = summary.firstMatch(of: /, dropped (\d+) late/).flatMap { Int($0.1) } ?? 0
-        #expect(recorded > 0 && recorded + late == 1200, "\(summary)")
+        #expect(recorded > 0 && (warned ? recorded + late < 1200 : recorded + late == 1200), "\(summary)")
     }
 
     @Test func recordPipedPrintsWholeLinesAndNothingWithQuiet() throws {
@@ -154,7 +159,8 @@ struct ProgressTests {
         #expect(!r.stderr.contains("\r"))
         let lines = r.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("record: test source 320x240 yuv420p at 120 fps, 3 layers") == true)
-        let stats = lines.dropFirst().dropLast()
+        // Less the line that says, once, that a loaded machine's test source fell behind.
+        let stats = lines.dropFirst().dropLast().filter { !$0.hasPrefix("Warning: test source delivers ") }
         // A line at most every 5 s (ProgressLine.interval), the first 5 s after the start: the source
         // is paced in real time, so 6 s of it outlast the first interval on any machine, and however
         // long a loaded machine takes, there are no more lines than whole intervals in that time.
