@@ -91,6 +91,9 @@ public struct H264Encoder: ~Copyable {
     /// Frames since the last IDR frame, and whether the next one is asked to be one.
     private var framesSinceIDR = 0
     private var keyframeRequested = false
+    /// After an IDR off the keyframe grid (the QP cap changed at the policy's early check): frames
+    /// until the grid's next IDR, which is then asked for, so IDRs stay every keyframe interval.
+    private var framesToGridKeyframe: Int?
 
     /// Whether the QP is capped now (`QPCapPolicy`).
     public var isQPCapped: Bool { qpPolicy.isCapped }
@@ -241,12 +244,20 @@ public struct H264Encoder: ~Copyable {
     public mutating func encode(
         _ frame: Frame, pts: Int64, timeBase: Rational, into packet: Packet
     ) throws(Failure) -> Picture {
+        if framesToGridKeyframe == 0 { try forceKeyframe() }
         // OpenH264 makes an IDR every keyframe interval, counted from the last IDR (its own, a
         // scene change's or one asked for).
         let interval = settings.keyframeInterval
         let startsGOP = keyframeRequested || (interval > 0 && framesSinceIDR >= interval)
-        if qpPolicy.decide(startsGOP: startsGOP) { try applyQPRange() }
+        let changed = qpPolicy.decide(startsGOP: startsGOP)
+        if changed { try applyQPRange() }
         let picture = try encodeFrame(frame, pts: pts, timeBase: timeBase, into: packet)
+        if picture.isIDR {
+            // An IDR the cap's change made off the grid: OpenH264 counts from it, the grid does not.
+            framesToGridKeyframe = changed && !startsGOP && interval > 0 ? interval - framesSinceIDR - 1 : nil
+        } else {
+            framesToGridKeyframe = framesToGridKeyframe.map { $0 - 1 }
+        }
         framesSinceIDR = picture.isIDR ? 1 : framesSinceIDR + 1
         keyframeRequested = false
         return picture

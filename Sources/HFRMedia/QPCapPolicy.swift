@@ -11,7 +11,8 @@
 ///
 /// The cap changes only before an IDR frame (changing it re-initialises the encoder, which begins
 /// with one): the GOP boundaries the encoder makes anyway, and once, early in the first GOP (after
-/// an eighth of it, on a whole layer pattern), so busy content does not spend a whole GOP capped.
+/// an eighth of it, on a whole layer pattern), so busy content does not spend a whole GOP capped
+/// (the encoder then keeps its IDRs every keyframe interval from the first, as before).
 /// IDR frames are left out of the costs: an IDR's size says how detailed a still picture is, not
 /// whether the rate control needs a higher QP. An explicit `--bitrate` is the share measured
 /// against, so the rule is the same whichever way the bitrate was chosen.

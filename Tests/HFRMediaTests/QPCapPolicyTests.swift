@@ -1,4 +1,5 @@
 import HFRMedia
+import HFRTestSupport
 import Testing
 
 /// Issue 41, item 7: when the layered encoder caps its QP. 1.2 Mb/s at 120 fps is a share of
@@ -80,5 +81,39 @@ import Testing
         let changes = Self.run(&policy, frames: 240, bytes: 100_000)
         let changed = policy.decide(startsGOP: true)
         #expect(changes == [] && !changed && policy.isCapped)
+    }
+
+    /// The encoder that follows the policy: 260 frames of 160x120 at 120 fps (0.5 Mb/s, GOPs of
+    /// 120, 3 layers). Faint noise (16 levels, fresh each frame: not a scene change) lifts the cap
+    /// at the early check, whose IDR (frame 12) leaves the keyframe grid where it was (0, 120, 240)
+    /// and every GOP starting its layer pattern; a ramp stays capped, its IDRs on the grid alone.
+    @Test(arguments: [true, false])
+    func theEncoderKeepsItsKeyframeGrid(noise: Bool) throws {
+        var encoder = try H264Encoder(
+            .init(
+                width: 160, height: 120, frameRate: Rational(120), temporalLayers: 3, bitrate: 500_000,
+                keyframeInterval: 120))
+        let packet = try Packet()
+        var random = SplitMix64(seed: 41)
+        var pixels = [UInt8](repeating: 128, count: 160 * 120 * 3 / 2)
+        var pictures: [H264Encoder.Picture] = []
+        for k in 0..<260 {
+            for i in 0..<160 * 120 { pixels[i] = UInt8(noise ? 120 + random.below(16) : 16 + k / 2) }
+            let picture = try pixels.withUnsafeBytes { bytes in
+                let frame = try #require(try Frame.view(of: bytes, width: 160, height: 120, format: .yuv420p))
+                return try encoder.encode(frame, pts: Int64(k), timeBase: Rational(1, 120), into: packet)
+            }
+            pictures.append(picture)
+        }
+        let idrs = pictures.indices.filter { pictures[$0].isIDR }
+        #expect(idrs == (noise ? [0, 12, 120, 240] : [0, 120, 240]))
+        #expect(encoder.isQPCapped == !noise)
+        // Temporal ids 0, 2, 1, 2 from each IDR on; the top layer's frames alone droppable.
+        var sinceIDR = 0
+        for (k, picture) in pictures.enumerated() {
+            sinceIDR = picture.isIDR ? 0 : sinceIDR + 1
+            #expect(picture.temporalID == [0, 2, 1, 2][sinceIDR % 4], "frame \(k)")
+            #expect(picture.isDroppable == (picture.temporalID == 2), "frame \(k)")
+        }
     }
 }
