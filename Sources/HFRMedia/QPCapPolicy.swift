@@ -19,11 +19,12 @@
 public struct QPCapPolicy: Sendable, Equatable {
     /// The highest QP while capped: 21 already loses the one-level step of the recipe.
     public static let cappedMaxQP: Int32 = 20
-    /// OpenH264's own QP range in RC_BITRATE_MODE, used while the cap is lifted.
+    /// The range OpenH264 takes for camera video when given none (hfr's before the cap): lifted.
     public static let openRange: ClosedRange<Int32> = 12...42
 
     /// Bits per second the frames are measured against.
     public let bitrate: Int
+    /// Frames per second, each frame's share being bitrate / frameRate.
     public let frameRate: Rational
     /// The frame before which the early check is made; nil when the GOP is too short for one.
     public let earlyCheckFrame: Int?
