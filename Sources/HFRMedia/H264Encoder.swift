@@ -6,7 +6,8 @@ import COpenH264
 /// Debian's libavcodec is not built with OpenH264, so its own C API is used. With N temporal layers
 /// the frames cycle through temporal ids (e.g. 0,2,1,2 for three); frames of the top layer are
 /// P-frames with nal_ref_idc 0 that no other frame references, and every frame carries an SVC prefix
-/// NAL unit (type 14) with its temporal id. Frame skipping is off: every input frame is encoded.
+/// NAL unit (type 14) with its temporal id. Frame skipping is off: every input frame is encoded. Its
+/// QP range follows `QPCapPolicy`, changed before an IDR frame.
 public struct H264Encoder: ~Copyable {
     /// What to encode.
     public struct Settings: Sendable, Equatable {
@@ -84,6 +85,18 @@ public struct H264Encoder: ~Copyable {
 
     let encoder: UnsafeMutablePointer<ISVCEncoder?>
     public let settings: Settings
+    /// What OpenH264 was set up with, given again with a new QP range.
+    private var parameters: SEncParamExt
+    private var qpPolicy: QPCapPolicy
+    /// Frames since the last IDR frame, and whether the next one is asked to be one.
+    private var framesSinceIDR = 0
+    private var keyframeRequested = false
+    /// After an IDR off the keyframe grid (the QP cap changed at the policy's early check): frames
+    /// until the grid's next IDR, which is then asked for, so IDRs stay every keyframe interval.
+    private var framesToGridKeyframe: Int?
+
+    /// Whether the QP is capped now (`QPCapPolicy`).
+    public var isQPCapped: Bool { qpPolicy.isCapped }
 
     public init(_ settings: Settings) throws(Failure) {
         // OpenH264 is loaded on first use (CFFmpeg's lazy_openh264.c).
@@ -100,35 +113,27 @@ public struct H264Encoder: ~Copyable {
         }
         var p = SEncParamExt()
         hfr_encoder_get_default_params(encoder, &p)
-        let fps = Float(settings.frameRate.doubleValue)
         p.iUsageType = CAMERA_VIDEO_REAL_TIME
         p.iPicWidth = Int32(settings.width)
         p.iPicHeight = Int32(settings.height)
-        p.fMaxFrameRate = fps
+        p.fMaxFrameRate = Float(settings.frameRate.doubleValue)
         p.iTargetBitrate = Int32(clamping: H264Encoder.rateControlBitrate(settings))
         p.iRCMode = RC_BITRATE_MODE
         // Every captured frame must be in the file: the encoder may overshoot the bitrate instead.
         p.bEnableFrameSkip = false
-        // No QP cap: a GOP starts at QP ≥ 22, where a uniform one-level luma step quantizes away;
-        // iMaxQp 20 (with iMinQp > 0) keeps it at 3.7-4.8× the bitrate (testsrc2, 120 fps).
+        // Capped at first (QPCapPolicy); OpenH264 ignores a range unless both ends are above 0.
+        let policy = QPCapPolicy(
+            bitrate: settings.bitrate, frameRate: settings.frameRate, keyframeInterval: settings.keyframeInterval,
+            temporalLayers: settings.temporalLayers)
+        p.iMinQp = policy.qpRange.lowerBound
+        p.iMaxQp = policy.qpRange.upperBound
         p.iTemporalLayerNum = Int32(settings.temporalLayers)
         p.uiIntraPeriod = UInt32(settings.keyframeInterval)
         p.bPrefixNalAddingCtrl = true
 
         p.iMultipleThreadIdc = UInt16(max(1, settings.threads))
         p.iSpatialLayerNum = 1
-        p.sSpatialLayers.0.iVideoWidth = Int32(settings.width)
-        p.sSpatialLayers.0.iVideoHeight = Int32(settings.height)
-        p.sSpatialLayers.0.fFrameRate = fps
-        p.sSpatialLayers.0.iSpatialBitrate = p.iTargetBitrate
-        p.sSpatialLayers.0.iMaxSpatialBitrate = UNSPECIFIED_BIT_RATE
-        if settings.threads > 1 {
-            p.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_FIXEDSLCNUM_SLICE
-            p.sSpatialLayers.0.sSliceArgument.uiSliceNum = UInt32(settings.threads)
-        } else {
-            p.sSpatialLayers.0.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
-        }
-        if let signal = settings.videoSignal { H264Encoder.describe(signal, in: &p.sSpatialLayers.0) }
+        H264Encoder.configure(&p.sSpatialLayers.0, settings, bitrate: p.iTargetBitrate)
         // OpenH264 warns on stderr when frame skipping is off (deliberate here) and dumps its
         // parameters when it refuses them: its failure code is reported instead; its log only with -v.
         var trace = Int32(LibavLog.verbosity > 0 ? WELS_LOG_ERROR : WELS_LOG_QUIET)
@@ -143,6 +148,24 @@ public struct H264Encoder: ~Copyable {
         hfr_encoder_set_option(encoder, ENCODER_OPTION_DATAFORMAT, &format)
         self.encoder = encoder
         self.settings = settings
+        parameters = p
+        qpPolicy = policy
+    }
+
+    /// The one spatial layer: the whole picture at the whole rate, its slices one per thread.
+    private static func configure(_ layer: inout SSpatialLayerConfig, _ settings: Settings, bitrate: Int32) {
+        layer.iVideoWidth = Int32(settings.width)
+        layer.iVideoHeight = Int32(settings.height)
+        layer.fFrameRate = Float(settings.frameRate.doubleValue)
+        layer.iSpatialBitrate = bitrate
+        layer.iMaxSpatialBitrate = UNSPECIFIED_BIT_RATE
+        if settings.threads > 1 {
+            layer.sSliceArgument.uiSliceMode = SM_FIXEDSLCNUM_SLICE
+            layer.sSliceArgument.uiSliceNum = UInt32(settings.threads)
+        } else {
+            layer.sSliceArgument.uiSliceMode = SM_SINGLE_SLICE
+        }
+        if let signal = settings.videoSignal { describe(signal, in: &layer) }
     }
 
     /// The VUI's video signal type: the range always, the colour description when OpenH264 can
@@ -191,13 +214,56 @@ public struct H264Encoder: ~Copyable {
     }
 
     /// Makes the next frame an IDR frame (a clip that starts there decodes from it).
-    public func forceKeyframe() throws(Failure) {
+    public mutating func forceKeyframe() throws(Failure) {
         let result = hfr_encoder_force_intra_frame(encoder, true)
         guard result == 0 else { throw Failure(code: result, operation: "ForceIntraFrame") }
+        keyframeRequested = true
+    }
+
+    /// Gives OpenH264 the policy's QP range. OpenH264 takes a changed range only when it
+    /// re-initialises, which changing the range alone does not make it do (WelsEncoderParamAdjust
+    /// re-initialises for a few fields, background detection among them): so the parameters go in
+    /// twice, first with background detection flipped, then as they are. No frame is encoded in
+    /// between; re-initialising keeps the parameter set ids counting and the IDR ids, and the
+    /// next frame is an IDR beginning a layer pattern, as at every GOP boundary.
+    private mutating func applyQPRange() throws(Failure) {
+        let range = qpPolicy.qpRange
+        parameters.iMinQp = range.lowerBound
+        parameters.iMaxQp = range.upperBound
+        var forcing = parameters
+        forcing.bEnableBackgroundDetection.toggle()
+        for var p in [forcing, parameters] {
+            let result = hfr_encoder_set_option(encoder, ENCODER_OPTION_SVC_ENCODE_PARAM_EXT, &p)
+            guard result == 0 else {
+                throw Failure(code: result, operation: "SetOption(QP \(range.lowerBound)-\(range.upperBound))")
+            }
+        }
     }
 
     /// Encodes one I420 frame into `packet` (Annex B), stamped with `pts` in `timeBase`.
-    public func encode(
+    public mutating func encode(
+        _ frame: Frame, pts: Int64, timeBase: Rational, into packet: Packet
+    ) throws(Failure) -> Picture {
+        if framesToGridKeyframe == 0 { try forceKeyframe() }
+        // OpenH264 makes an IDR every keyframe interval, counted from the last IDR (its own, a
+        // scene change's or one asked for).
+        let interval = settings.keyframeInterval
+        let startsGOP = keyframeRequested || (interval > 0 && framesSinceIDR >= interval)
+        let changed = qpPolicy.decide(startsGOP: startsGOP)
+        if changed { try applyQPRange() }
+        let picture = try encodeFrame(frame, pts: pts, timeBase: timeBase, into: packet)
+        if picture.isIDR {
+            // An IDR the cap's change made off the grid: OpenH264 counts from it, the grid does not.
+            framesToGridKeyframe = changed && !startsGOP && interval > 0 ? interval - framesSinceIDR - 1 : nil
+        } else {
+            framesToGridKeyframe = framesToGridKeyframe.map { $0 - 1 }
+        }
+        framesSinceIDR = picture.isIDR ? 1 : framesSinceIDR + 1
+        keyframeRequested = false
+        return picture
+    }
+
+    private mutating func encodeFrame(
         _ frame: Frame, pts: Int64, timeBase: Rational, into packet: Packet
     ) throws(Failure) -> Picture {
         let f = frame.pointer.pointee
@@ -248,6 +314,7 @@ public struct H264Encoder: ~Copyable {
             }
         }
         let isIDR = info.eFrameType == videoFrameTypeIDR
+        qpPolicy.encoded(bytes: total, isIDR: isIDR)
         packet.pts = pts
         packet.dts = pts
         if isIDR { packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY }

@@ -3,7 +3,7 @@ import HFRMedia
 /// The video thread: converts frames to I420 when the source delivers something else, encodes them
 /// with the layered H.264 encoder, and passes the packets to the muxer.
 final class VideoEncodeStage {
-    let encoder: H264Encoder
+    var encoder: H264Encoder
     let inputTimeBase: Rational
     let outputTimeBase: Rational
     let frameTicks: Int64

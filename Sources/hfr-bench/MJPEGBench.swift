@@ -44,7 +44,7 @@ struct MJPEGBench {
         let stage = JPEGDecodeStage(width: width, height: height, threads: decoders, stats: stats)
         let frames = BoundedQueue<Frame>(capacity: capacity, producers: stage.threads)
         let decodeThreads = stage.start(from: jpegs, to: frames)
-        let encoder = try H264Encoder(
+        var encoder = try H264Encoder(
             .init(
                 width: width, height: height, frameRate: fps, temporalLayers: layers, bitrate: bitrate,
                 keyframeInterval: Int(fps.rounded()), threads: encoderThreads))

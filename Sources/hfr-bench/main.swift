@@ -46,7 +46,7 @@ if command == "mjpeg" {
 }
 
 do {
-    let encoder = try H264Encoder(
+    var encoder = try H264Encoder(
         .init(
             width: width, height: height, frameRate: fps, temporalLayers: layers, bitrate: bitrate,
             keyframeInterval: Int(fps.rounded()),

@@ -39,11 +39,10 @@ import Testing
         #expect(try FFprobe.count(path, stream: "v:0", decoding: true) == json["framesEncoded"] as? Int)
     }
 
-    /// A graph that draws its frame number N as brightness (16 + 4·(N mod 50): a step of 4 levels,
-    /// which H.264 keeps; the step of 1 is below what the encoder codes for a flat change
-    /// — OpenH264 makes the P frame after a key frame a skip — while the frames it is given are
-    /// the graph's, one for one), recorded at its rate: the frame in slot k of the file (its pts)
-    /// is graph frame k, none repeats, and the empty slots are the drops the report counts.
+    /// A graph that draws its frame number N as brightness (16 + 4·(N mod 50); the step of
+    /// one level is the next test's), recorded at its rate by the clock: the frame in slot k of the
+    /// file (its pts) is graph frame k, none repeats, and the empty slots are the drops the report
+    /// counts.
     @Test func theFileHoldsTheGraphsFramesInOrderAndEveryGapIsAReportedDrop() throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("n.mp4")
@@ -80,5 +79,37 @@ import Testing
         #expect(Set(frames.map(\.slot)).count == frames.count, "a slot shown twice")
         #expect(frames.allSatisfy { $0.slot < 180 })
         #expect(180 - frames.count == drops, "\(frames.count) frames, \(drops) drops reported")
+    }
+
+    /// The issue's own recipe: brightness 28 + (N mod 200), a flat step of one level a frame, 300
+    /// frames at 60 fps, every one queued. Frame k of the file must show level k mod 200. OpenH264
+    /// began each GOP at QP 26, where the first P frame's one-level step quantized away (frames 1,
+    /// 2, 5, 61, 121, 181, 201, 261 showed their predecessor's level); `QPCapPolicy` now caps the QP
+    /// while the content stays within its bitrate.
+    @Test func everyFrameOfTheFileIsItsGraphFrameAtOneLevelSteps() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("g.mp4")
+        let r = try Tool.hfr([
+            "record", "--source",
+            "lavfi:color=c=black:s=160x120:r=60,format=yuv420p,geq=lum=28+mod(N\\,200):cb=128:cr=128",
+            "--size", "160x120", "--fps", "60", "--frames", "300", "--late-frames", "queue", "--audio", "none", path,
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let raw = dir.path("g.yuv")
+        let decoded = try Tool.run("ffmpeg", ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
+        let pixels = 160 * 120
+        let frameSize = pixels * 3 / 2
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: raw))
+        #expect(bytes.count == 300 * frameSize, "\(bytes.count / frameSize) frames decoded")
+        // (frame, level shown) of every frame whose mean luma is not 28 + its index mod 200.
+        let wrong: [(frame: Int, level: Int)] = bytes.withUnsafeBytes { all in
+            (0..<all.count / frameSize).compactMap { k in
+                let sum = all[k * frameSize..<k * frameSize + pixels].reduce(0) { $0 + Int($1) }
+                let level = Int((Double(sum) / Double(pixels)).rounded()) - 28
+                return level == k % 200 ? nil : (k, level)
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) frames wrong: \(wrong.prefix(10))")
     }
 }

@@ -18,7 +18,7 @@ protocol PictureEncoder: AnyObject {
 
 /// hfr's layered OpenH264 encoder: one packet per picture, at once.
 final class LayeredPictureEncoder: PictureEncoder {
-    let encoder: H264Encoder
+    var encoder: H264Encoder
     let timeBase: Rational
 
     init(_ settings: H264Encoder.Settings, timeBase: Rational) throws {
