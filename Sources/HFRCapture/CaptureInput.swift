@@ -25,11 +25,10 @@ public final class CaptureInput: FrameSource, @unchecked Sendable {
 
     /// Opens the source and checks that it delivers what was asked.
     public init(_ request: CaptureRequest) throws(AVFailure) {
-        let input = request.input
-        let demuxer = try Demuxer(url: input.url, format: input.format, options: input.options)
+        let demuxer = try Self.open(request)
         let streams = demuxer.streams
         guard let video = streams.first(where: { $0.kind == .video }) else {
-            throw AVFailure.invalidData("no video stream in \(input.url)")
+            throw AVFailure.invalidData("no video stream in \(request.input.url)")
         }
         let audio = streams.first { $0.kind == .audio }
         videoDecoder = try Decoder(
@@ -46,6 +45,21 @@ public final class CaptureInput: FrameSource, @unchecked Sendable {
         self.audio = audio
         self.request = request
         packet = try Packet()
+    }
+
+    /// Opens the source's demuxer. A filter graph already at the rate asked is read as it is: `fps`
+    /// would repeat frames over a gap in its timestamps (a `select` leaving frames out), uncounted,
+    /// where without it the capture counts the gap as frames missing from the source. A graph at
+    /// another rate is converted.
+    private static func open(_ request: CaptureRequest) throws(AVFailure) -> Demuxer {
+        if case .filterGraph = request.source {
+            let plain = request.input(convertingRate: false)
+            let demuxer = try Demuxer(url: plain.url, format: plain.format, options: plain.options)
+            let rate = demuxer.streams.first { $0.kind == .video }?.realFrameRate
+            if rate == request.frameRate { return demuxer }
+        }
+        let input = request.input
+        return try Demuxer(url: input.url, format: input.format, options: input.options)
     }
 
     /// Reads until the next decoded frame; nil at the end of the source.

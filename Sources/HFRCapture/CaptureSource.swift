@@ -74,7 +74,11 @@ public struct CaptureRequest: Sendable {
     }
 
     /// libavdevice's input format name, URL and options for this request.
-    var input: (format: String, url: String, options: [String: String]) {
+    var input: (format: String, url: String, options: [String: String]) { input(convertingRate: true) }
+
+    /// The input, a filter graph's rate converted by `fps` or left as the graph makes it (its
+    /// frames then keep their timestamps, gaps included, for the capture to count).
+    func input(convertingRate: Bool) -> (format: String, url: String, options: [String: String]) {
         switch source {
         case .testPattern:
             // `realtime` paces the generator to the wall clock, as a camera would deliver frames.
@@ -91,9 +95,9 @@ public struct CaptureRequest: Sendable {
             return ("lavfi", graph, CaptureRequest.liveProbing)
         case .filterGraph(let graph):
             // The graph's output brought to the mode asked for (no-ops when it already is), then paced.
+            let rate = convertingRate ? "fps=\(frameRate.description)," : ""
             var video =
-                "\(graph),scale=\(width):\(height),fps=\(frameRate.description),"
-                + "format=\(pixelFormat ?? "yuv420p"),realtime[out0]"
+                "\(graph),scale=\(width):\(height),\(rate)format=\(pixelFormat ?? "yuv420p"),realtime[out0]"
             if includesSourceAudio, let audioGraph { video += audioOutput(audioGraph) }
             return ("lavfi", video, CaptureRequest.liveProbing)
         case .device(let path):

@@ -114,4 +114,24 @@ import Testing
         }
         #expect(wrong.isEmpty, "\(wrong.count) frames wrong: \(wrong.prefix(10))")
     }
+
+    /// A graph at the rate asked whose timestamps leave a gap (frames 20–29 selected out): the
+    /// file keeps the gap and the report counts its ten slots as missing from the source, where
+    /// a rate conversion used to repeat frames over it and report none.
+    @Test func aGapInTheGraphsTimestampsIsCountedNotFilled() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.path("gap.mp4")
+        let r = try Tool.hfr([
+            "record", path, "--source",
+            "lavfi:testsrc2=s=160x120:r=60,format=yuv420p,select=lt(n\\,20)+gte(n\\,30)",
+            "--size", "160x120", "--fps", "60", "--frames", "50", "--audio", "none", "--late-frames", "queue", "--json",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try Tool.json(r.stdout)
+        #expect(json["framesEncoded"] as? Int == 50 && json["framesMissingFromSource"] as? Int == 10, "\(r.stdout)")
+        let probe = ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0"]
+        let times = try Tool.run("ffprobe", probe + [path]).stdout.split(separator: "\n").compactMap { Double($0) }
+        let slots = times.map { Int(($0 * 60).rounded()) }
+        #expect(slots == Array(0..<20) + Array(30..<60), "\(slots)")
+    }
 }
