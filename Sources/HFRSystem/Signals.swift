@@ -50,8 +50,9 @@ public enum Signals {
     private static let triggers = Atomic<Int>(0)
 
     /// The installed plan in C memory: strings `strdup`ed, the terminal's settings, the children's
-    /// pids (atomics: a batch's workers write them while a handler reads). Written only with the interrupt signals blocked on every thread
-    /// that could take them (before any stage thread starts), read only by the handlers.
+    /// pids. Set up only with the interrupt signals blocked on every thread that could take them
+    /// (before any stage thread starts) and read by the handlers; of it only the pids change later,
+    /// atomics a batch's workers store while a handler may load them.
     private struct Frozen {
         var stop: UnsafeMutablePointer<CChar>?
         var abort: UnsafeMutablePointer<CChar>?
