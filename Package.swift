@@ -39,17 +39,21 @@ let package = Package(
         // module that imports CFFmpeg. It re-exports HFRSystem.
         .target(name: "HFRMedia", dependencies: ["HFRSystem", "CFFmpeg", "COpenH264"]),
         // Reading a file's streams and its H.264 temporal structure.
-        .target(name: "HFRProbe", dependencies: ["HFRMedia"]),
+        .target(name: "HFRProbe", dependencies: ["HFRMedia", "HFRFlicker"]),
+        // Mains flicker: found in a picture's brightness over time, and taken out of it.
+        .target(name: "HFRFlicker", dependencies: ["HFRMedia"]),
         // Capture sources: the test pattern and V4L2 devices through libavdevice.
         .target(name: "HFRCapture", dependencies: ["HFRMedia", "CV4L2"]),
         // The record pipeline: its stages, its crash-safe file, triggered clips.
         .target(name: "HFRPipeline", dependencies: ["HFRMedia", "HFRCapture", "HFRProbe"]),
         // The live preview: HTTP server (libmicrohttpd), MJPEG stream, status page and events.
-        .target(name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "CMicroHTTPD"]),
+        .target(
+            name: "HFRPreview", dependencies: ["HFRMedia", "HFRCapture", "HFRPipeline", "HFRFlicker", "CMicroHTTPD"]),
         // The command-line frame and the commands.
         // Retiming: time maps, lossless layer dropping, re-encoding, audio stretching.
         .target(
-            name: "HFRExport", dependencies: ["HFRMedia", "HFRProbe", "HFRInterpolation", "CRubberBand", "CSoundTouch"]),
+            name: "HFRExport",
+            dependencies: ["HFRMedia", "HFRProbe", "HFRFlicker", "HFRInterpolation", "CRubberBand", "CSoundTouch"]),
         // SoundTouch's WSOLA time stretch (Debian libsoundtouch-dev, a C++ library) behind a C interface:
         // the time-domain audio mode. The header and the loader of the library below.
         .target(name: "CSoundTouch", dependencies: ["CFFmpeg"]),
@@ -97,6 +101,7 @@ let package = Package(
         .target(
             name: "CaptureSessionChecks", dependencies: ["HFRCapture", "HFRMedia"], path: "Tests/CaptureSessionChecks"),
         .testTarget(name: "HFRMediaTests", dependencies: ["HFRMedia", "HFRTestSupport"]),
+        .testTarget(name: "HFRFlickerTests", dependencies: ["HFRFlicker", "HFRMedia"]),
         .testTarget(name: "HFRProbeTests", dependencies: ["HFRProbe", "HFRTestSupport"]),
         // HFRPipeline: the record pipeline driven by the scripted V4L2 driver.
         .testTarget(

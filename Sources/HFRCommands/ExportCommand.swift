@@ -88,6 +88,19 @@ public struct ExportCommand: Command {
         re-encodes; where an output frame advances the source by less than a captured frame the
         shutter sees one frame and the frames are made as without it.
 
+        --deflicker auto|50|60 takes the flicker of lamps on mains power out of the pictures: they pulse
+        at twice the mains frequency (100 Hz under 50 Hz mains, 120 Hz under 60 Hz), which a high-speed
+        camera sees as frames brighter and darker than the next and, with a rolling shutter, as bands
+        that crawl down the picture. hfr decodes the input once to measure every picture's brightness
+        in 16 bands, fits the flicker (its frequency and harmonics on the frames' real times, so rates
+        that alias it, 100 Hz at 120 fps, are handled alike) over a sliding window of 0.4 s with a
+        slow trend and a step for each sudden change of light (which stays in the picture), and
+        divides each row of each picture by the flicker's gain there (chroma too where it flickers).
+        auto finds 100 or 120 Hz and leaves the video as it is when neither is there (depth under
+        1 %); 50 or 60 takes that mains' flicker out whatever its depth. It re-encodes (the delivery
+        encoder, visually lossless by default), excludes --reencode never, and the plan, the summary
+        and --json (video.deflicker, plan.deflicker) give the frequency and the depth before and after.
+
         A copied H.264/HEVC stream that is retimed states its new rate in its parameter sets (SPS,
         VPS); the coded pictures are untouched.
 
@@ -158,6 +171,10 @@ public struct ExportCommand: Command {
             choices: ["lossless"]),
         .value(
             "shutter", "DEG", help: "Motion blur: average the frames a DEG shutter sees (180 = half of each frame)."),
+        .value(
+            "deflicker", "auto|50|60",
+            help: "Take mains flicker out: auto finds 100 or 120 Hz; 50 or 60 names the mains (re-encodes).",
+            choices: ["auto", "50", "60"]),
         .value(
             "fill-drops", "flow|repeat", help: "Make the frames the capture dropped (re-encodes).",
             choices: ExportSettings.DropFill.allCases.map(\.rawValue)),
@@ -252,6 +269,15 @@ public struct ExportCommand: Command {
                     of: command)
             }
             settings.shutter = angle
+        }
+        if let text = arguments.value("deflicker") {
+            switch text {
+            case "auto": settings.deflicker = .auto
+            case "50", "60": settings.deflicker = .mains(Int(text)!)
+            default:
+                throw .usage(
+                    "--deflicker must be auto, 50 or 60 (the mains frequency in Hz), not '\(text)'", of: command)
+            }
         }
         if let text = arguments.value("fill-drops") {
             guard let fill = ExportSettings.DropFill(rawValue: text) else {

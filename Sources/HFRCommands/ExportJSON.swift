@@ -37,6 +37,7 @@ enum ExportJSON {
                     ("filledDrops", .optional(r.filledDrops.map(filledDrops))),
                     ("cuts", .optional(r.cutFill.map { _ in .array(r.cuts.map(cut)) })),
                     ("cutFill", .optional(r.cutFill.map { .string($0) })),
+                    ("deflicker", .optional(r.deflicker.map(deflicker))),
                 ])
             ),
             (
@@ -64,6 +65,19 @@ enum ExportJSON {
             ("count", .int(Int64(f.frames.count))),
             ("frames", .string(f.frames.description)),
             ("droppedFrames", .int(Int64(f.droppedFrames))),
+        ])
+    }
+
+    /// `video.deflicker` and `plan.deflicker`: the flicker found and what was done about it.
+    static func deflicker(_ d: DeflickerFinding.Summary) -> JSONValue {
+        .object([
+            ("request", .string(d.request)),
+            ("frequency", .optional(d.frequency.map { .double($0) })),
+            ("depthBefore", .optional(d.depthBefore.map { .double($0) })),
+            ("depthAfter", .optional(d.depthAfter.map { .double($0) })),
+            ("corrected", .bool(d.isCorrected)),
+            ("bands", .bool(d.inBands)),
+            ("chroma", .bool(d.inChroma)),
         ])
     }
 
@@ -100,6 +114,10 @@ enum ExportJSON {
         }
         line +=
             "\(DecimalText.fixed(r.outputDuration.doubleValue, digits: 3)) s at \(r.outputRate.compactDescription) fps"
+        if let d = r.deflicker, d.isCorrected, let f = d.frequency, let before = d.depthBefore {
+            line += ", \(DeflickerFinding.hertz(f)) flicker \(DeflickerFinding.percent(before))"
+            line += d.depthAfter.map { " → \(DeflickerFinding.percent($0))" } ?? ""
+        }
         line += ", audio \(r.audioAlgorithm)"
         if let d = r.audioDuration { line += " \(DecimalText.fixed(d.doubleValue, digits: 3)) s" }
         if r.audioTracks > 1 { line += " (\(r.audioTracks) tracks)" }

@@ -34,6 +34,7 @@ enum ExportPlanJSON {
             ("encoder", .optional(p.encoder.map { .string($0) })),
             ("quality", .optional(p.quality.map { .string($0) })),
             ("shutter", .optional(p.shutter.map { .string($0.compactDescription) })),
+            ("deflicker", .optional(p.deflicker.map(ExportJSON.deflicker))),
             ("outputDuration", ExportJSON.seconds(p.outputDuration)),
             (
                 "audio",

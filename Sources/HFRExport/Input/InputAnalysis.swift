@@ -48,6 +48,8 @@ public struct InputAnalysis: Sendable {
     /// Frames left out of a constant rate: every gap a whole number of periods
     /// (`GapRange.regularPeriod`), so their times lie on that rate's grid.
     public internal(set) var isOnGrid = false
+    /// `--deflicker`: the flicker the pictures show (`FlickerScan`); nil when not asked.
+    public internal(set) var flicker: DeflickerFinding?
     /// The cut that keeps every frame (temporal ids are at most 7).
     public static let allLevels = 7
 

@@ -40,7 +40,12 @@ public final class ExportPipeline {
     /// refusals (video and audio lengths no file has, options the input cannot take, a first frame
     /// that does not decode). `demuxer` is left at the start of the input.
     func plan(_ demuxer: borrowing Demuxer, fileSize: Int64) throws(ExportFailure) -> (InputAnalysis, ExportPlan) {
-        let analysis = try analyze(demuxer, fileSize: fileSize)
+        var analysis = try analyze(demuxer, fileSize: fileSize)
+        if let request = settings.deflicker {
+            analysis.flicker = try FlickerScan.scan(
+                MediaInput(path: settings.input, timing: settings.timing), analysis: analysis, range: settings.range,
+                request: request, shouldStop: shouldStop)
+        }
         if settings.audio != .mute {
             try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
         }
@@ -285,6 +290,10 @@ public final class ExportPipeline {
             report.cuts = video.cuts
             report.cutFill = plan.cutFill.rawValue
             if let note = SceneCut.note(video.cuts, fill: plan.cutFill) { report.notes.append(note) }
+        }
+        if var flicker = plan.deflicker?.summary {
+            flicker.depthAfter = video.flickerDepthAfter
+            report.deflicker = flicker
         }
         report.audioTracks = preview.audioTracks
         report.audioSampleRate = preview.audioSampleRate ?? 0

@@ -34,6 +34,15 @@ struct Cadence: Sendable, Equatable {
     }
 }
 
+extension InputAnalysis {
+    /// The grid the video's frame times are put back on (`Cadence`): evenly spaced frames, or
+    /// frames left out of a constant rate; nil when their times are kept as they are.
+    var frameCadence: Cadence? {
+        guard isEvenlySpaced || isOnGrid else { return nil }
+        return Cadence(period: (captureRate * streamScale).reciprocal, timeBase: video.timeBase)
+    }
+}
+
 extension ExportPlan {
     /// Seconds from `origin` of a frame stamped `ticks` in `timeBase`, put back on the cadence.
     func time(_ ticks: Int64, in timeBase: Rational, origin: Rational) -> Rational {

@@ -10,8 +10,11 @@ extension ExportPlan {
         let failures: [(segment: Int, reason: String)]
         /// A codec other than the source's (`--codec`).
         let codecChange: OutputCodec?
-        /// Re-encoded whatever the layers allow: `--reencode always`, `--fill-drops`, `--codec`, `--shutter`.
+        /// Re-encoded whatever the layers allow: `--reencode always`, `--fill-drops`, `--codec`, `--shutter`,
+        /// flicker to take out.
         let reencodesAll: Bool
+        /// `--deflicker` found flicker: the sentence that says so.
+        let deflicker: String?
         let splice: MixedReencode.Splice?
 
         /// Every segment copied.
@@ -30,7 +33,7 @@ extension ExportPlan {
             // Copying cannot insert frames: filling drops re-encodes as `--reencode always` does.
             let reencodesAll =
                 settings.reencode == .always || settings.fillDrops != nil || codecChange != nil
-                || settings.shutter != nil
+                || settings.shutter != nil || analysis.flicker?.model != nil
             var map = timeline.map
             var (levels, failures): ([Int], [(segment: Int, reason: String)]) = ([], [])
             if !reencodesAll {
@@ -47,7 +50,7 @@ extension ExportPlan {
                 ? nil : spliced(map, analysis, failures: failures, settings: settings, end: timeline.end, notes: &notes)
             return VideoChoice(
                 map: map, levels: levels, failures: failures, codecChange: codecChange, reencodesAll: reencodesAll,
-                splice: splice)
+                deflicker: analysis.flicker?.model != nil ? analysis.flicker?.note : nil, splice: splice)
         }
 
         /// The splice that re-encodes only the failing segments; nil (with a note when some could
@@ -73,6 +76,7 @@ extension ExportPlan {
             if settings.reencode == .always { return "--reencode always" }
             if let shutter = settings.shutter { return "--shutter \(TimeMap.seconds(shutter)): frames are averaged" }
             if let codecChange { return "--codec \(codecChange.rawValue)" }
+            if deflicker != nil, settings.fillDrops == nil { return "--deflicker: the pictures' flicker is taken out" }
             return settings.fillDrops != nil ? fillDropsReason : reasons(failures)
         }
     }

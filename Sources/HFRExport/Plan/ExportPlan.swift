@@ -58,6 +58,8 @@ public struct ExportPlan: Sendable {
     public internal(set) var dropFill: InterpolationMethod?
     public internal(set) var filledDrops = FrameRanges()
     public internal(set) var droppedFrames = 0
+    /// `--deflicker`: what was found and, with a model, taken out of every decoded picture.
+    public internal(set) var deflicker: DeflickerFinding?
 
     /// Stream seconds of audio kept before `start`: audio that starts before the first video frame
     /// (a camera that starts its microphone first) keeps its lead, as an editor keeps a clip's
@@ -116,6 +118,10 @@ public struct ExportPlan: Sendable {
         plan.shutter = settings.shutter.map { $0 / Rational(360) }
         plan.leadingFrame = analysis.leadingFrame
         plan.cutFill = settings.cutFill
+        if let finding = analysis.flicker {
+            plan.deflicker = finding
+            plan.notes.append(finding.note)
+        }
         if let splice = choice.splice {
             plan.reencodedSpans = splice.spans
             plan.reencodedSegments = splice.segments
@@ -139,6 +145,9 @@ public struct ExportPlan: Sendable {
         }
         if settings.shutter != nil {
             return "--shutter averages frames, which needs re-encoding: it excludes --reencode never"
+        }
+        if settings.deflicker != nil {
+            return "--deflicker corrects the pictures, which needs re-encoding: it excludes --reencode never"
         }
         return nil
     }
@@ -214,9 +223,7 @@ public struct ExportPlan: Sendable {
     /// The frame grid times are put back on, and the audio kept before the first frame.
     mutating func chooseTiming(_ settings: ExportSettings, _ analysis: InputAnalysis) {
         // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
-        if analysis.isEvenlySpaced || analysis.isOnGrid {
-            cadence = Cadence(period: streamRate.reciprocal, timeBase: analysis.video.timeBase)
-        }
+        cadence = analysis.frameCadence
         // The range asked for: a Matroska copy's start snapped back to the first keyframe has none.
         if settings.audio != .mute, let lead = AudioLead.kept(analysis, start: settings.range?.start ?? start) {
             audioLead = lead

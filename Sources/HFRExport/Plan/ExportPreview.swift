@@ -88,6 +88,8 @@ public struct ExportPreview: Sendable {
     public let quality: String?
     /// `--shutter` in degrees; nil without it.
     public let shutter: Rational?
+    /// `--deflicker`: the flicker found and whether it is taken out; nil without it.
+    public let deflicker: DeflickerFinding.Summary?
     /// Video seconds of the output: where its last frame ends.
     public let outputDuration: Rational
     /// "spectral", "time-domain", "varispeed", "copy" or "none" (muted, or no audio in the input).
@@ -143,6 +145,7 @@ public struct ExportPreview: Sendable {
         cutFill = plan.synthesis == nil ? nil : plan.cutFill.rawValue
         (encoder, quality) = plan.encoderAndQuality
         shutter = plan.shutter.map { $0 * Rational(360) }
+        deflicker = plan.deflicker?.summary
         outputDuration = tally.duration(isISO: container.hasEditLists)
         audioAlgorithm = ExportPreview.audioAlgorithm(settings, plan)
         audioTracks = audio.count

@@ -24,6 +24,8 @@ public struct ExportReport: Sendable {
     /// when no pictures are made (cuts are looked for only where they would be).
     public var cuts: [SceneCut] = []
     public var cutFill: String?
+    /// `--deflicker`: the flicker found, how deep before and after; nil without it.
+    public var deflicker: DeflickerFinding.Summary?
     public var levelSignalling: String
     public var isReencoded: Bool
     /// Copied, with the segments a copy cannot reach re-encoded into the same stream.

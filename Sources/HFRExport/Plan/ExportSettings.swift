@@ -42,6 +42,22 @@ public struct ExportSettings: Sendable {
         case crossfade
     }
 
+    /// `--deflicker`: which mains light's flicker to take out of the pictures.
+    public enum Deflicker: Sendable, Equatable {
+        /// 100 or 120 Hz flicker, whichever the pictures show; none found, none taken out.
+        case auto
+        /// The flicker of lamps on mains of this frequency (50 or 60 Hz): twice it.
+        case mains(Int)
+
+        /// The flicker frequencies looked for, in Hz.
+        public var frequencies: [Double] {
+            switch self {
+            case .auto: [100, 120]
+            case .mains(let hz): [Double(2 * hz)]
+            }
+        }
+    }
+
     public var input: String
     public var output: String
     public var mode: Mode
@@ -67,6 +83,8 @@ public struct ExportSettings: Sendable {
     public var fillDrops: DropFill?
     /// `--cut-fill`: what is shown between the two frames of a scene cut instead of made pictures.
     public var cutFill: CutFill = .repeat
+    /// `--deflicker`: the mains flicker found in the pictures is taken out (which re-encodes).
+    public var deflicker: Deflicker?
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

@@ -15,6 +15,8 @@ protocol Reencoder: AnyObject {
     var slots: FrameTally { get }
     /// Scene cuts found where pictures would have been made (none in the dry run: it decodes nothing).
     var cuts: [SceneCut] { get }
+    /// `--deflicker`: the flicker's depth in the written pictures (nil in the dry run, or none taken out).
+    var flickerDepthAfter: Double? { get }
     /// The output stream's codec parameters; nil when no encoder is opened (the dry run).
     func outputParameters(width: Int, height: Int) throws(ExportFailure) -> CodecParameters?
     /// Takes one source packet (nil at the end) and writes every output frame now decided.

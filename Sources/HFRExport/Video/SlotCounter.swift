@@ -20,6 +20,7 @@ final class SlotCounter: Reencoder {
     var interpolated: Int { slots.interpolated }
     /// The cuts are only seen in decoded pictures: the dry run counts the slots across them as made.
     var cuts: [SceneCut] { [] }
+    var flickerDepthAfter: Double? { nil }
 
     init(info: StreamInfo, plan: ExportPlan, origin: Rational, span: ReencodedSpan?) throws(ExportFailure) {
         (outputTimeBase, frameTicks) = VideoReencoder.timing(rate: plan.outputRate)

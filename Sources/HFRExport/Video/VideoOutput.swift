@@ -49,6 +49,8 @@ final class VideoOutput {
     var interpolatedOut: Int { reencoder?.interpolated ?? tally.interpolated + (spanEncoder?.interpolated ?? 0) }
     /// Scene cuts the re-encoder found (no morph across them), in source order.
     var cuts: [SceneCut] { reencoder?.cuts ?? spanCuts + (spanEncoder?.cuts ?? []) }
+    /// `--deflicker`: the flicker's depth in the written pictures.
+    var flickerDepthAfter: Double? { reencoder?.flickerDepthAfter }
     /// End of the latest frame written, in `timeBase` ticks (for progress).
     private var writtenEnd: Int64 = 0
 

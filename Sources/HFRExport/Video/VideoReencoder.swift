@@ -42,6 +42,9 @@ final class VideoReencoder: Reencoder {
     private(set) var layerCounts: [Int: Int] = [:]
     /// A splice's packets: NAL units behind length fields of this size, as the copied ones.
     private let lengthSize: Int?
+    /// `--deflicker`: takes the flicker out of every decoded picture; nil when there is none to.
+    let deflicker: DeflickerStage?
+    var flickerDepthAfter: Double? { deflicker?.depthAfter }
 
     /// Re-encodes the whole plan, or with `span` one stretch of a spliced export (its slots only,
     /// with the encoder the input was made with, packets packaged as the copied ones).
@@ -85,6 +88,9 @@ final class VideoReencoder: Reencoder {
             fillInterpolator = plan.dropFill == .repeat ? nil : interpolator
         }
         cutDetector = interpolator == nil ? nil : CutDetector()
+        deflicker = try plan.deflicker?.model.map { model throws(ExportFailure) in
+            try DeflickerStage(model: model, width: info.width, height: info.height)
+        }
     }
 
     /// The encoder of a whole re-encode at output `rate`: layered like a recording at that rate.
@@ -141,7 +147,9 @@ final class VideoReencoder: Reencoder {
             if frame.isCorrupt { throw .badInput("corrupt video: frame \(framesIn) decodes with errors") }
             framesIn += 1
             let pts = frame.bestEffortTimestamp ?? 0
-            let next = Neighbour(frame, time: plan.time(pts, in: sourceTimeBase, origin: origin))
+            let time = plan.time(pts, in: sourceTimeBase, origin: origin)
+            let picture = try deflicker?.correct(frame, time: (time * plan.streamScale).doubleValue) ?? frame
+            let next = Neighbour(picture, time: time)
             // The slots before this frame are decided now: the two frames around them are known.
             if let held { try encodeSlots(between: held, and: next, write) }
             held = next

@@ -1,0 +1,45 @@
+import HFRFlicker
+import HFRMedia
+
+/// `--deflicker` in a re-encode: takes the plan's flicker model out of each decoded picture, in
+/// place (a copy where the decoder still predicts from it), before anything else sees it, and
+/// measures the corrected pictures so the report can say how deep the flicker is after.
+final class DeflickerStage {
+    let corrector: FlickerCorrector
+    private var levels: (format: PixelFormat, levels: SampleLevels?)?
+    private var converter: PictureConverter
+    /// The corrected pictures' brightness.
+    private var after: FlickerSeries
+
+    init(model: FlickerModel, width: Int, height: Int) throws(ExportFailure) {
+        corrector = FlickerCorrector(model: model)
+        converter = try ExportFailure.during("video conversion") { try PictureConverter(width: width, height: height) }
+        after = FlickerSeries(height: height)
+    }
+
+    /// `frame` without its flicker at real `time` (seconds): the frame itself, or an I420 copy
+    /// for formats whose brightness is not in planes of its own.
+    func correct(_ frame: Frame, time: Double) throws(ExportFailure) -> Frame {
+        guard let format = frame.pixelFormat else { return frame }
+        if levels?.format != format {
+            levels = (format, SampleLevels(format: format, width: frame.width, height: frame.height))
+        }
+        let picture: Frame
+        let sampled: SampleLevels
+        if let own = levels?.levels {
+            try ExportFailure.during("--deflicker") { try frame.makeWritable() }
+            (picture, sampled) = (frame, own)
+        } else {
+            picture = try ExportFailure.during("video conversion", as: .inputData) { try converter.ownedI420(frame) }
+            sampled = FlickerScan.i420(picture)
+        }
+        corrector.correct(picture, levels: sampled, time: time)
+        after.add(picture, levels: sampled, time: time)
+        return picture
+    }
+
+    /// The flicker's depth in the corrected pictures, at the frequency taken out; nil when too few.
+    var depthAfter: Double? {
+        FlickerAnalysis.fit(after, frequency: corrector.model.frequency).map(\.depth)
+    }
+}
