@@ -58,9 +58,10 @@ public struct ProbeCommand: Command {
                     first = false
                 }
                 : { frame in output.write(ProbeText.frame(frame)) }
-        let report: ProbeReport
+        var report: ProbeReport
         do {
             report = try Prober.probe(path: input, fileSize: size, timing: timing, onFrame: onFrame)
+            report.flicker = FlickerProbe.measure(MediaInput(path: input, timing: timing), report: report)
         } catch {
             throw HFRError.probing(input, error)
         }

@@ -50,7 +50,20 @@ enum ProbeJSON {
             ("avStartOffset", seconds(r.avStartOffset)),
             ("samsungSlowMotion", .optional(r.samsungSlowMotion.map(samsung))),
             ("clip", .optional(ProbeClip(tags: r.container.tags)?.json)),
+            ("flicker", .optional(r.flicker.map(flicker))),
         ]
+    }
+
+    /// `flicker`: mains flicker in the first pictures, or `found` false.
+    static func flicker(_ f: FlickerProbe.Reading) -> JSONValue {
+        .object([
+            ("found", .bool(f.frequency != nil)),
+            ("frequency", .optional(f.frequency.map { .double($0) })),
+            ("depth", .optional(f.depth.map { .double($0) })),
+            ("bands", .bool(f.inBands)),
+            ("frames", .int(Int64(f.frames))),
+            ("seconds", .double(f.seconds)),
+        ])
     }
 
     static func samsung(_ s: SamsungSlowMotion) -> JSONValue {

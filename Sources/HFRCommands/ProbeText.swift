@@ -35,7 +35,17 @@ enum ProbeText {
         if let v = r.video { lines += video(v) }
         if let s = r.samsungSlowMotion { lines += samsung(s) }
         if let clip = ProbeClip(tags: r.container.tags) { lines.append(clip.line) }
+        if let f = r.flicker { lines.append(flicker(f)) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "Flicker: mains flicker 100 Hz, depth 12 % (first 0.600 s)", or none found.
+    static func flicker(_ f: FlickerProbe.Reading) -> String {
+        let span = "first \(f.frames) frames, \(DecimalText.fixed(f.seconds, digits: 3)) s"
+        guard let hz = f.frequency, let depth = f.depth else { return "Flicker: none (\(span))" }
+        return
+            "Flicker: mains flicker \(DecimalText.fixed(hz, digits: 1)) Hz, depth \(DecimalText.fixed(depth * 100, digits: 1)) %"
+            + (f.inBands ? ", in bands (rolling shutter)" : "") + " (\(span))"
     }
 
     /// Samsung slow motion: the `smta` capture rate and the segments the phone plays slowed down.

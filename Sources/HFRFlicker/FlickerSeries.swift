@@ -18,6 +18,15 @@ public struct FlickerSeries: Sendable {
         self.bandCount = bandCount
     }
 
+    /// `series` with its pictures in time order (a decoder hands them in presentation order; a
+    /// series gathered otherwise may not be).
+    public init(sortedFrom series: FlickerSeries) {
+        bandCount = series.bandCount
+        let order = series.times.indices.sorted { series.times[$0] < series.times[$1] }
+        times = order.map { series.times[$0] }
+        means = order.map { series.means[$0] }
+    }
+
     public var count: Int { times.count }
 
     /// Adds a picture measured elsewhere.

@@ -23,6 +23,11 @@ public struct SampleLevels: Sendable, Equatable {
         public let rows: Int
     }
 
+    /// The levels of `frame`'s format and size; nil as `init(format:width:height:)`.
+    public static func of(_ frame: Frame) -> SampleLevels? {
+        frame.pixelFormat.flatMap { SampleLevels(format: $0, width: frame.width, height: frame.height) }
+    }
+
     /// Nil for formats whose brightness is not in planes of its own (packed YUYV, bit-packed RGB,
     /// palettes): convert those to I420 first.
     public init?(format: PixelFormat, width: Int, height: Int) {

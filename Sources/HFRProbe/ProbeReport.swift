@@ -12,6 +12,8 @@ public struct ProbeReport: Sendable {
     public let avStartOffset: Rational?
     /// Samsung's slow-motion data (`smta` box, SEF trailer); nil for other files.
     public var samsungSlowMotion: SamsungSlowMotion? = nil
+    /// `hfr probe`: mains flicker in the first pictures (`FlickerProbe`); nil when not measured.
+    public var flicker: FlickerProbe.Reading? = nil
 
     /// The container as a whole.
     public struct Container: Sendable {

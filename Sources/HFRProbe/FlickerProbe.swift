@@ -1,0 +1,59 @@
+import HFRFlicker
+import HFRMedia
+
+/// `hfr probe`'s flicker reading: decodes the first pictures of the video (0.6 s of real time, at
+/// least 48 and at most 256 pictures: enough windows for `FlickerAnalysis`, little decoding) and
+/// says whether mains flicker shows in them, at what frequency and how deep.
+public enum FlickerProbe {
+    /// What was measured: the flicker found (nil: none), over how many pictures and real seconds.
+    public struct Reading: Sendable {
+        public let frequency: Double?
+        public let depth: Double?
+        public let inBands: Bool
+        public let frames: Int
+        public let seconds: Double
+    }
+
+    static let realSeconds = 0.6
+    static let frameRange = 48...256
+
+    /// The reading of `report`'s video; nil when there is none or it does not decode.
+    public static func measure(_ input: MediaInput, report: ProbeReport) -> Reading? {
+        guard let video = report.video, video.frameCount > 0 else { return nil }
+        let info = report.streams[video.streamIndex].info
+        let scale = video.streamScale.doubleValue
+        let rate = (video.captureFrameRate ?? video.playbackFrameRate)?.doubleValue ?? 30
+        let wanted = min(frameRange.upperBound, max(frameRange.lowerBound, Int((realSeconds * rate).rounded())))
+        var series = FlickerSeries(height: info.height)
+        do {
+            let demuxer = try Demuxer(input: input)
+            demuxer.discardStreams(except: [info.index])
+            let decoder = try Decoder(
+                parameters: demuxer.codecParameters(ofStream: info.index), timeBase: info.timeBase, threads: 2)
+            var converter = try PictureConverter(width: info.width, height: info.height)
+            let packet = try Packet()
+            let frame = try Frame()
+            var more = true
+            while more, series.count < wanted {
+                more = try demuxer.read(into: packet)
+                if more, packet.streamIndex != info.index { continue }
+                _ = try decoder.send(more ? packet : nil)
+                while series.count < wanted, case .value = try decoder.receive(into: frame) {
+                    guard let pts = frame.bestEffortTimestamp, !frame.isCorrupt else { continue }
+                    let time = Rational.seconds(pts, in: info.timeBase).doubleValue * scale
+                    let picture = SampleLevels.of(frame) == nil ? try converter.i420(frame) : frame
+                    if let levels = SampleLevels.of(picture) { series.add(picture, levels: levels, time: time) }
+                }
+            }
+        } catch {
+            return nil
+        }
+        let sorted = series.times.sorted()
+        guard sorted.count >= 16 else { return nil }
+        let ordered = FlickerSeries(sortedFrom: series)
+        let model = FlickerAnalysis.detect(ordered, frequencies: [100, 120])
+        return Reading(
+            frequency: model?.measuredFrequency, depth: model?.depth, inBands: model?.isBanded ?? false,
+            frames: sorted.count, seconds: sorted.last! - sorted.first! + 1 / rate)
+    }
+}
