@@ -12,6 +12,9 @@ public struct CameraControls: Sendable, Equatable {
 
     /// Exposure in the units of `exposure_time_absolute` (100 µs).
     public var exposure: Setting?
+    /// `--exposure antiflicker[=HZ]`: the power_line_frequency control, or an exposure of whole
+    /// flicker periods chosen for the frame interval (instead of `exposure`).
+    public var antiFlicker: AntiFlicker?
     public var focus: Setting?
     /// Colour temperature in kelvin.
     public var whiteBalance: Setting?
@@ -30,9 +33,10 @@ public struct CameraControls: Sendable, Equatable {
 
     public init(
         exposure: Setting? = nil, focus: Setting? = nil, whiteBalance: Setting? = nil, gain: Setting? = nil,
-        named: [Assignment] = []
+        named: [Assignment] = [], antiFlicker: AntiFlicker? = nil
     ) {
         self.exposure = exposure
+        self.antiFlicker = antiFlicker
         self.focus = focus
         self.whiteBalance = whiteBalance
         self.gain = gain
@@ -53,8 +57,17 @@ public struct CameraControls: Sendable, Equatable {
         let setting: Setting?
     }
 
-    /// Applies every setting; returns warnings (automatic exposure that can lengthen frames).
-    public func apply(to device: V4L2Device, frameInterval: Rational) throws(Failure) -> [String] {
+    /// What applying the controls chose and warned of.
+    public struct Outcome: Sendable, Equatable {
+        /// Automatic exposure that can lengthen frames, an exposure longer than a frame.
+        public var warnings: [String]
+        /// What `--exposure antiflicker` chose, set and read back.
+        public var antiFlicker: AntiFlicker.Choice?
+    }
+
+    /// Applies every setting (`antiFlicker` last, for the frame interval); returns what it chose
+    /// and warnings.
+    public func apply(to device: V4L2Device, frameInterval: Rational) throws(Failure) -> Outcome {
         let controls: [V4L2Control]
         do {
             controls = try device.controls()
@@ -85,7 +98,11 @@ public struct CameraControls: Sendable, Equatable {
             }
             try set(control, text: assignment.value, device: device)
         }
-        return warnings(controls: controls, device: device, frameInterval: frameInterval)
+        let choice = try antiFlicker.map { a throws(Failure) in
+            try apply(a, controls: controls, device: device, frameInterval: frameInterval)
+        }
+        return Outcome(
+            warnings: warnings(controls: controls, device: device, frameInterval: frameInterval), antiFlicker: choice)
     }
 
     private func apply(_ s: Standard, controls: [V4L2Control], available: String, device: V4L2Device) throws(Failure) {
@@ -137,9 +154,18 @@ public struct CameraControls: Sendable, Equatable {
         try write(control, Int32(truncatingIfNeeded: value), device: device)
     }
 
-    private func write(_ control: V4L2Control, _ value: Int32, device: V4L2Device) throws(Failure) {
+    func write(_ control: V4L2Control, _ value: Int32, device: V4L2Device) throws(Failure) {
         do {
             try device.set(control, to: value)
+        } catch {
+            throw Failure(description: error.description, errno: error.errno)
+        }
+    }
+
+    /// The value the driver holds for `control`.
+    func read(_ control: V4L2Control, device: V4L2Device) throws(Failure) -> Int64 {
+        do {
+            return Int64(try device.value(of: control))
         } catch {
             throw Failure(description: error.description, errno: error.errno)
         }

@@ -18,6 +18,8 @@ public struct CaptureGrant: Sendable, Equatable {
     public var api: CaptureAPI?
     /// What applying the camera controls warned of (automatic exposure that can lengthen frames).
     public var warnings: [String] = []
+    /// What `--exposure antiflicker` chose, set and read back; nil when it was not asked.
+    public var antiFlicker: AntiFlicker.Choice?
     /// The controls the request set, and gain, exposure, focus and white balance, as the driver
     /// reads them back after they were applied.
     public var controls: [ControlReading] = []
@@ -36,7 +38,7 @@ public struct CaptureGrant: Sendable, Equatable {
 
 extension CaptureGrant {
     /// The control families every camera report shows, beside the ones a request sets by name.
-    static let reportedFamilies = ["gain", "exposure", "focus", "white_balance"]
+    static let reportedFamilies = ["gain", "exposure", "focus", "white_balance", "power_line_frequency"]
 
     /// `device`'s simple controls that `asked` names or that belong to `reportedFamilies`, read back.
     static func readings(_ device: V4L2Device, asked: CameraControls) -> [ControlReading] {

@@ -107,7 +107,9 @@ public final class CaptureSession: FrameSource, @unchecked Sendable {
             source: .device(path: path), width: choice.mode.width, height: choice.mode.height, rate: choice.rate,
             pixelFormat: choice.mode.format.fourCC, card: device.capabilities.card, api: camera.api)
         do {
-            grant.warnings = try camera.controls.apply(to: device, frameInterval: choice.rate.reciprocal)
+            let outcome = try camera.controls.apply(to: device, frameInterval: choice.rate.reciprocal)
+            grant.warnings = outcome.warnings
+            grant.antiFlicker = outcome.antiFlicker
         } catch {
             throw .control(error)
         }

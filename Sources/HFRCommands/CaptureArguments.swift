@@ -130,7 +130,9 @@ struct CaptureArguments {
         -> CameraControls
     {
         var controls = CameraControls()
-        controls.exposure = try arguments.value("exposure", as: ExposureChoice.self)?.setting
+        let exposure = try arguments.value("exposure", as: ExposureChoice.self)
+        controls.exposure = exposure?.setting
+        controls.antiFlicker = exposure?.antiFlicker
         controls.focus = try arguments.value("focus", as: ControlChoice.self)?.setting
         controls.whiteBalance = try arguments.value("white-balance", as: ControlChoice.self)?.setting
         controls.gain = try arguments.value("gain", as: ControlChoice.self)?.setting

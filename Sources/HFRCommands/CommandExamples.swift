@@ -24,6 +24,9 @@ extension RecordCommand {
                 "A short shutter for sharp frames, fixed focus",
                 "hfr record clip.mp4 --device 0 --fps 120 --exposure 1/1000 --focus 0"),
             CommandExample(
+                "Under 50 Hz mains light without flicker (power_line_frequency, or a 10 ms exposure)",
+                "hfr record clip.mp4 --device 0 --fps 100 --exposure antiflicker=50"),
+            CommandExample(
                 "Watch it live in a browser (http://127.0.0.1:8080/) while it records",
                 "hfr record clip.mp4 --fps 120 --duration 1:00 --preview 8080"),
             CommandExample(

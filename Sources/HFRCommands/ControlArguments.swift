@@ -18,13 +18,27 @@ struct ControlChoice: ArgumentValue, Equatable {
     static var expectation: String { "auto or an integer" }
 }
 
-/// `--exposure auto`, `1/500`, `2ms`, `500us`, or a bare number in the driver's 100 µs units.
+/// `--exposure auto`, `1/500`, `2ms`, `500us`, a bare number in the driver's 100 µs units, or
+/// `antiflicker[=50|60]` (no fixed exposure: one chosen for the frame interval, or the camera's
+/// power_line_frequency control).
 struct ExposureChoice: ArgumentValue, Equatable {
-    var setting: CameraControls.Setting
+    var setting: CameraControls.Setting?
+    var antiFlicker: AntiFlicker?
 
     init?(argument: String) {
         if argument == "auto" {
             setting = .auto
+            return
+        }
+        if argument == "antiflicker" {
+            antiFlicker = AntiFlicker()
+            return
+        }
+        if argument.hasPrefix("antiflicker=") {
+            guard let hz = Int(argument.dropFirst("antiflicker=".count)), AntiFlicker.frequencies.contains(hz) else {
+                return nil
+            }
+            antiFlicker = AntiFlicker(mains: hz)
             return
         }
         let units: [(String, Rational)] = [
@@ -44,7 +58,9 @@ struct ExposureChoice: ArgumentValue, Equatable {
         setting = .value(max(1, (seconds * Rational(10_000)).rounded()))
     }
 
-    static var expectation: String { "auto, a time (1/500, 2ms, 500us) or a value in 100 µs units" }
+    static var expectation: String {
+        "auto, antiflicker, antiflicker=50, antiflicker=60, a time (1/500, 2ms, 500us) or a value in 100 µs units"
+    }
 }
 
 /// `--control name=value` (v4l2-ctl's control names).

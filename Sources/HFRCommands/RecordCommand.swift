@@ -47,6 +47,16 @@ public struct RecordCommand: Command {
         --white-balance auto|K, --gain auto|V, and any control by its v4l2-ctl name with
         --control name=value (repeatable; hfr formats --controls lists them).
 
+        --exposure antiflicker=50 (or =60, the mains frequency) keeps the flicker of mains-lit
+        scenes out of the frames: it sets the camera's power_line_frequency control where it has
+        one; otherwise it sets a manual exposure of the most whole flicker periods (half a mains
+        cycle: 10 ms at 50 Hz, 8.333 ms at 60 Hz) that fit a frame, e.g. 10 ms at 60 fps under 50 Hz
+        light or 8.3 ms at 120 fps under 60 Hz (the control counts 100 µs). One line says what was
+        set and read back. Where no such exposure fits (240 fps under 50 Hz light: a frame lasts
+        4.17 ms, a period 10 ms) or the camera has neither control, a warning says so and the
+        recording goes on; --json carries the choice (antiflicker). antiflicker alone takes the
+        control's automatic detection where the camera offers it, else 50 Hz.
+
         --rotate 90 (or 180, 270) says how many degrees clockwise a viewer turns the picture, as a
         phone held upright records: written as the display matrix (tkhd) of MP4/MOV, partial file
         included, with no re-encoding (ffprobe, which counts counter-clockwise, prints rotation -90;
@@ -136,7 +146,9 @@ public struct RecordCommand: Command {
                 choices: ["drop", "queue"]),
             BufferArgument.option,
             .value(
-                "exposure", "auto|T", help: "Camera exposure: auto, or a time such as 1/500 or 2ms.", choices: ["auto"]),
+                "exposure", "auto|T|antiflicker[=50|60]",
+                help: "Camera exposure: auto, a time such as 1/500 or 2ms, or antiflicker under 50 or 60 Hz light.",
+                choices: ["auto", "antiflicker", "antiflicker=50", "antiflicker=60"]),
             .value("focus", "auto|V", help: "Camera focus: auto, or the focus_absolute value.", choices: ["auto"]),
             .value(
                 "white-balance", "auto|K", help: "Camera white balance: auto, or a colour temperature in kelvin.",
@@ -324,7 +336,8 @@ public struct RecordCommand: Command {
                 live.queueDepth.store(depth, ordering: .relaxed)
                 if showsStatus { progress.show(stats, queueDepth: depth) }
             } : nil
-        let facts = RecordStatus.CaptureFacts(source: settings.capture.source, api: captureAPI)
+        var facts = RecordStatus.CaptureFacts(source: settings.capture.source, api: captureAPI)
+        facts.antiFlicker = session.granted.antiFlicker
         let report: RecordReport
         do {
             report = try pipeline.run(status: status)
@@ -395,6 +408,7 @@ public struct RecordCommand: Command {
             Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
         }
         for warning in grant.warnings { Console.error("Warning: \(warning)\n") }
+        if let antiFlicker = grant.antiFlicker { Console.error(antiFlicker.line + "\n") }
         return settings
     }
 

@@ -15,6 +15,8 @@ enum RecordStatus {
         let api: String
         /// `sequence-numbers` (`v4l2_buffer.sequence`) or `timestamp-gaps` (gaps in the frame times).
         let dropsFrom: String
+        /// What `--exposure antiflicker` chose on the camera.
+        var antiFlicker: AntiFlicker.Choice?
 
         init(source: CaptureSource, api: CaptureAPI) {
             switch (source, api) {
@@ -151,21 +153,32 @@ enum RecordStatus {
                     })
             ),
             ("capture", .object([("api", .string(capture.api)), ("dropsFrom", .string(capture.dropsFrom))])),
+            ("antiflicker", .optional(capture.antiFlicker.map(antiFlickerJSON))),
             ("audioStopped", .optional(r.audioShortfall.map(audioShortfallJSON))),
             ("audioSilence", .double(r.audioSilence.doubleValue)),
-            (
-                "slowSource",
-                .optional(
-                    r.slowSource.map {
-                        .object([
-                            ("deliveredFps", .double($0.deliveredFPS)),
-                            ("noticedAfter", .double($0.noticedAfter)),
-                            ("warning", .string($0.warning)),
-                        ])
-                    })
-            ),
+            ("slowSource", .optional(r.slowSource.map(slowSourceJSON))),
             ("clips", .optional(r.clips.map { .array($0.map(clipJSON)) })),
             ("preTriggerPeakBytes", .optional(r.ringPeakBytes.map { .int(Int64($0)) })),
+        ])
+    }
+
+    static func slowSourceJSON(_ slow: SlowSource) -> JSONValue {
+        .object([
+            ("deliveredFps", .double(slow.deliveredFPS)),
+            ("noticedAfter", .double(slow.noticedAfter)),
+            ("warning", .string(slow.warning)),
+        ])
+    }
+
+    static func antiFlickerJSON(_ a: AntiFlicker.Choice) -> JSONValue {
+        .object([
+            ("mains", .optional(a.mains.map { .int(Int64($0)) })),
+            ("method", .string(a.method.rawValue)),
+            ("exposureSeconds", .optional(a.exposure.map { .double($0.doubleValue) })),
+            ("exposure", .optional(a.exposure.map { .string($0.description) })),
+            ("periods", .optional(a.periods.map { .int(Int64($0)) })),
+            ("note", .string(a.text)),
+            ("warning", .bool(a.isWarning)),
         ])
     }
 

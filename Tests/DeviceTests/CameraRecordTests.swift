@@ -179,6 +179,34 @@ extension DeviceTests {
             _ = try Tool.run("v4l2-ctl", ["-d", Guest.camera, "-c", "brightness=128"])
         }
 
+        /// `--exposure antiflicker=50` at 60 fps, where one 10 ms period fits a frame: vivid has neither
+        /// power_line_frequency nor exposure_time_absolute (v4l2-ctl lists neither), so a warning says
+        /// nothing avoids the flicker, the recording goes on, and --json carries the choice. Setting
+        /// and reading back both controls: HFRCaptureTests' AntiFlickerTests on a scripted driver.
+        @Test func antiflickerOnACameraWithoutItsControlsWarnsAndRecords() throws {
+            try Guest.resetFaults()
+            let dir = try TemporaryDirectory()
+            let r = try Tool.hfr([
+                "record", dir.path("a.mp4"), "--device", Guest.camera, "--fps", "60", "--frames", "10",
+                "--audio", "none", "--exposure", "antiflicker=50", "--json",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            let line =
+                "Warning: anti-flicker: \(Guest.camera) has neither a power_line_frequency nor an exposure_time_absolute "
+                + "control: nothing at capture avoids the flicker of mains-lit scenes\n"
+            #expect(r.stderr.contains(line), "\(r.stderr)")
+            print(r.stderr)
+            let report = try Tool.json(r.stdout)
+            let choice = report["antiflicker"] as? [String: Any]
+            #expect(choice?["method"] as? String == "none" && choice?["mains"] as? Int == 50, "\(r.stdout)")
+            #expect(choice?["warning"] as? Bool == true && choice?["exposureSeconds"] is NSNull)
+            #expect(report["framesEncoded"] as? Int == 10)
+            let listed = try Tool.run("v4l2-ctl", ["-d", Guest.camera, "--list-ctrls"])
+            #expect(listed.status == 0 && listed.stdout.contains("gain"), "\(listed.stderr)")
+            #expect(
+                !listed.stdout.contains("power_line_frequency") && !listed.stdout.contains("exposure_time_absolute"))
+        }
+
         @Test(arguments: [
             (["--exposure", "1/500"], "has no exposure control"),
             (["--focus", "auto"], "has no automatic focus control"),

@@ -36,6 +36,22 @@ final class ScriptedV4L2Driver: V4L2Driver {
     /// Where the picture starts in each plane of a multi-planar buffer (`data_offset`).
     var dataOffset = 0
 
+    /// The node's controls (VIDIOC_QUERY_EXT_CTRL, G_CTRL, S_CTRL), in id order; none by default.
+    var controls: [Control] = []
+    /// What S_CTRL keeps of a value for a control id (a driver that rounds or ignores it); nil: the value.
+    var keeps: [UInt32: (Int32) -> Int32] = [:]
+
+    /// One simple control: its id, name, type (`V4L2_CTRL_TYPE_*`), range and current value.
+    struct Control {
+        var id: UInt32
+        var name: String
+        var type: v4l2_ctrl_type
+        var minimum: Int64
+        var maximum: Int64
+        var step: UInt64 = 1
+        var value: Int32
+    }
+
     /// Every request made, by name, in order (with `mmap`/`munmap` and `poll` that found nothing).
     private(set) var calls: [String] = []
     private(set) var buffers: [UnsafeMutableRawBufferPointer] = []
@@ -93,6 +109,16 @@ final class ScriptedV4L2Driver: V4L2Driver {
         case V4L2Request.qBuf.code: queued.append(argument.assumingMemoryBound(to: v4l2_buffer.self).pointee.index)
         case V4L2Request.dqBuf.code: return dequeue(into: argument.assumingMemoryBound(to: v4l2_buffer.self))
         case V4L2Request.streamOn.code, V4L2Request.streamOff.code: break
+        case V4L2Request.queryExtCtrl.code:
+            return queryControl(argument.assumingMemoryBound(to: v4l2_query_ext_ctrl.self))
+        case V4L2Request.gCtrl.code, V4L2Request.sCtrl.code:
+            let c = argument.assumingMemoryBound(to: v4l2_control.self)
+            guard let i = controls.firstIndex(where: { $0.id == c.pointee.id }) else { return .invalidArgument }
+            if request.code == V4L2Request.gCtrl.code {
+                c.pointee.value = controls[i].value
+            } else {
+                controls[i].value = keeps[c.pointee.id]?(c.pointee.value) ?? c.pointee.value
+            }
         default: return .invalidArgument
         }
         return nil
@@ -114,6 +140,26 @@ final class ScriptedV4L2Driver: V4L2Driver {
     func waitReadable(milliseconds: Int32) -> Result<Bool, Errno> {
         if script.isEmpty { calls.append("poll") }
         return .success(!script.isEmpty)
+    }
+
+    /// VIDIOC_QUERY_EXT_CTRL with V4L2_CTRL_FLAG_NEXT_CTRL: the first control after the id asked.
+    private func queryControl(_ query: UnsafeMutablePointer<v4l2_query_ext_ctrl>) -> Errno? {
+        let after = query.pointee.id & ~(HFR_V4L2_CTRL_FLAG_NEXT_CTRL | HFR_V4L2_CTRL_FLAG_NEXT_COMPOUND)
+        guard let c = controls.sorted(by: { $0.id < $1.id }).first(where: { $0.id > after }) else {
+            return .invalidArgument
+        }
+        var answer = v4l2_query_ext_ctrl()
+        answer.id = c.id
+        answer.type = c.type.rawValue
+        answer.minimum = c.minimum
+        answer.maximum = c.maximum
+        answer.step = c.step
+        answer.default_value = Int64(c.value)
+        withUnsafeMutableBytes(of: &answer.name) { name in
+            for (i, byte) in c.name.utf8.prefix(name.count - 1).enumerated() { name[i] = byte }
+        }
+        query.pointee = answer
+        return nil
     }
 
     /// The planes (stride, bytes) of the format set on a multi-planar node, at 16x8 with luma rows
