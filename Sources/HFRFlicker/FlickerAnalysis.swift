@@ -79,7 +79,6 @@ public enum FlickerAnalysis {
         let harmonics = harmonics(frequency, frameRate: layout.frameRate, span: layout.span)
         guard harmonics.first == 1 else { return nil }
         let times = series.times
-        let frame = series.logSeries(.frame)
         let windows = layout.blocks(count: series.count)
         // First the whole picture without steps, to find the changes of light the flicker hid.
         let first = windows.map { w in
@@ -87,15 +86,18 @@ public enum FlickerAnalysis {
                 times: times, range: w.range, centre: times[w.centre], frequency: frequency, harmonics: harmonics,
                 steps: [])
         }
+        let pivot = pivot(series, fits: first)
+        let frame = series.logSeries(.frame, pivot: pivot)
         let rough = model(
-            frequency, harmonics, first.map { f in (f, f.flicker(f.coefficients(of: frame)), [], []) }, false, false)
+            frequency, harmonics, first.map { f in (f, f.flicker(f.coefficients(of: frame)), [], []) }, false, false,
+            pivot)
         let steps = lightSteps(frame, times: times, without: rough)
         let fits = windows.map { w in
             WindowFit(
                 times: times, range: w.range, centre: times[w.centre], frequency: frequency, harmonics: harmonics,
                 steps: steps)
         }
-        let bandSeries = (0..<series.bandCount).map { series.logSeries(.band($0)) }
+        let bandSeries = (0..<series.bandCount).map { series.logSeries(.band($0), pivot: pivot) }
         let hasChroma = series.means.allSatisfy { $0.chroma != nil }
         let chroma = hasChroma ? series.logSeries(.chroma) : []
         let blocks = fits.map { f in
@@ -104,22 +106,22 @@ public enum FlickerAnalysis {
                 hasChroma ? f.flicker(f.coefficients(of: chroma)) : []
             )
         }
-        let whole = model(frequency, harmonics, blocks, false, false)
+        let whole = model(frequency, harmonics, blocks, false, false, pivot)
         return model(
             frequency, harmonics, blocks, isBanded(blocks.map(\.1), blocks.map(\.2)),
-            hasChroma && chromaFlickers(blocks.map(\.3), whole: whole))
+            hasChroma && chromaFlickers(blocks.map(\.3), whole: whole), pivot)
     }
 
     private static func model(
         _ frequency: Double, _ harmonics: [Int], _ blocks: [(WindowFit, [Double], [[Double]], [Double])],
-        _ banded: Bool, _ chroma: Bool
+        _ banded: Bool, _ chroma: Bool, _ pivot: Double
     ) -> FlickerModel {
         FlickerModel(
             frequency: frequency, harmonics: harmonics,
             blocks: blocks.map {
                 FlickerModel.Block(time: $0.0.centre, frame: $0.1, bands: $0.2, chroma: $0.3, harmonics: harmonics)
             },
-            isBanded: banded, correctsChroma: chroma)
+            isBanded: banded, correctsChroma: chroma, pivot: pivot)
     }
 
     /// Pictures where the light changes at once: the brightness left once the flicker is taken out
@@ -135,6 +137,33 @@ public enum FlickerAnalysis {
             jumps[i] > threshold && (i == 0 || jumps[i] >= jumps[i - 1])
                 && (i + 1 == jumps.count || jumps[i] > jumps[i + 1])
         }.map { $0 + 1 }
+    }
+
+    /// The level flicker scales brightness around (`FlickerModel.pivot`), from how the brighter and
+    /// the darker half of each picture swing: scaled around p, a half whose mean is μ swings by
+    /// A·(μ − p), so the two swings give p. The median over the windows, within 0 and a fifth of
+    /// the range (and below the darker half); 0 when the halves were not measured or do not tell.
+    static func pivot(_ series: FlickerSeries, fits: [WindowFit]) -> Double {
+        let halves = series.means.compactMap(\.halves)
+        guard halves.count == series.count else { return 0 }
+        let upper = halves.map(\.upper)
+        let lower = halves.map(\.lower)
+        var estimates: [Double] = []
+        for f in fits {
+            let u = f.coefficients(of: upper)
+            let l = f.coefficients(of: lower)
+            let (uc, us) = (u[WindowFit.trendTerms], u[WindowFit.trendTerms + 1])
+            let (dc, ds) = (uc - l[WindowFit.trendTerms], us - l[WindowFit.trendTerms + 1])
+            let swing = dc * dc + ds * ds
+            // Halves that swing alike (flicker too shallow to tell, or added rather than scaled) tell nothing.
+            guard swing > 1e-8 else { continue }
+            let ratio = (uc * dc + us * ds) / swing
+            estimates.append(u[0] - ratio * (u[0] - l[0]))
+        }
+        guard !estimates.isEmpty else { return 0 }
+        estimates.sort()
+        let darkest = lower.min() ?? 0
+        return min(max(estimates[estimates.count / 2], 0), 0.2, 0.9 * darkest)
     }
 
     /// Whether the bands flicker out of phase with the whole picture (a rolling shutter): the
@@ -190,6 +219,6 @@ public enum FlickerAnalysis {
                 times: times, range: w.range, centre: times[w.centre], frequency: frequency, harmonics: [1], steps: [])
             return (f, f.flicker(f.coefficients(of: frame)), [[Double]](), [Double]())
         }
-        return model(frequency, [1], blocks, false, false)
+        return model(frequency, [1], blocks, false, false, 0)
     }
 }

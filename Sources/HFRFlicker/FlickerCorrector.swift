@@ -15,6 +15,7 @@ public struct FlickerCorrector: Sendable {
     /// Corrects `frame` (writable; of a format `levels` describes) shown at real `time`.
     public func correct(_ frame: Frame, levels: SampleLevels, time: Double) {
         var lastGain = Double.nan
+        let pivot = model.pivot * Double(levels.maximum)
         var table = [UInt8](repeating: 0, count: 256)
         for plane in levels.brightness {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
@@ -24,12 +25,15 @@ public struct FlickerCorrector: Sendable {
                 let line = bytes + row * stride
                 if levels.bytesPerSample == 1 {
                     if scale != lastGain {
-                        for v in 0..<256 { table[v] = UInt8(min(255, (Double(v) * scale).rounded())) }
+                        for v in 0..<256 {
+                            table[v] = UInt8(min(255, max(0, (pivot + (Double(v) - pivot) * scale).rounded())))
+                        }
                         lastGain = scale
                     }
                     for i in 0..<plane.samplesPerRow { line[i] = table[Int(line[i])] }
                 } else {
-                    FlickerCorrector.scaleWords(line, plane.samplesPerRow, by: scale, around: 0, max: levels.maximum)
+                    FlickerCorrector.scaleWords(
+                        line, plane.samplesPerRow, by: scale, around: Int(pivot.rounded()), max: levels.maximum)
                 }
             }
         }

@@ -15,6 +15,9 @@ public struct FlickerModel: Sendable {
     public let isBanded: Bool
     /// Whether chroma flickers with brightness (light scaled before the colour matrix).
     public let correctsChroma: Bool
+    /// The level brightness is scaled around, as a fraction of the largest sample value: 0, or the
+    /// black level of limited-range video made from flickering light (16 of 255).
+    public let pivot: Double
 
     /// One window's fit: the harmonics' coefficients (cosine, sine) of each signal, each with the
     /// log of its gain's mean over a period as the last element, so that a gain averages 1 over a

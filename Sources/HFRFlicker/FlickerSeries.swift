@@ -56,13 +56,14 @@ public struct FlickerSeries: Sendable {
         return 1 / gaps[gaps.count / 2]
     }
 
-    /// The log of each picture's brightness (all bands), of band `band`, or of its chroma.
-    func logSeries(_ which: Signal) -> [Double] {
+    /// The log of each picture's brightness above `pivot` (all bands, or band `band`), or of its
+    /// chroma's distance from grey.
+    func logSeries(_ which: Signal, pivot: Double = 0) -> [Double] {
         means.map { m in
             let v: Double
             switch which {
-            case .frame: v = m.frame
-            case .band(let b): v = m.bands[b]
+            case .frame: v = m.frame - pivot
+            case .band(let b): v = m.bands[b] - pivot
             case .chroma: v = m.chroma ?? 0
             }
             return log(max(v, 1e-4))

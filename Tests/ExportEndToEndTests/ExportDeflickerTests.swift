@@ -47,15 +47,16 @@ import Testing
     /// 100 Hz flicker at 240 fps and at 120 fps (where it aliases to 20 Hz): the frame means'
     /// flicker drops by 30 dB or more, and the output is within 45 dB (luma PSNR) of the pattern
     /// without flicker.
-    @Test(arguments: [240, 120])
-    func flickerIsTakenOutOfTheFrameMeans(rate: Int) throws {
+    /// With the light scaling red, green and blue, chroma is corrected too.
+    @Test(arguments: [(240, FlickerClip.Light.global), (120, .global), (240, .rgb)])
+    func flickerIsTakenOutOfTheFrameMeans(rate: Int, light: FlickerClip.Light) throws {
         let dir = try TemporaryDirectory()
-        let clip = try FlickerClip(in: dir, rate: rate, light: .global)
+        let clip = try FlickerClip(in: dir, rate: rate, light: light)
         let o = try Self.export(clip, in: dir)
         #expect(o.corrected.count == o.clean.count && o.clean.count == rate * 3 / 2)
         let f = Self.figures(o, rate: rate)
         print(
-            "deflicker \(rate) fps: hfr −\(f.hfr) dB, \(f.psnr) dB PSNR; ffmpeg deflicker −\(f.ffmpeg) dB, \(f.ffmpegPSNR) dB"
+            "deflicker \(rate) fps \(light): hfr −\(f.hfr) dB, \(f.psnr) dB PSNR; ffmpeg deflicker −\(f.ffmpeg) dB, \(f.ffmpegPSNR) dB"
         )
         #expect(f.hfr >= 30)
         #expect(f.psnr >= 45)
@@ -64,6 +65,7 @@ import Testing
         #expect(abs((d["frequency"] as? Double ?? 0) - 100) < 1)
         #expect(abs((d["depthBefore"] as? Double ?? 0) - 0.15) < 0.02)
         #expect((d["depthAfter"] as? Double ?? 1) < 0.005)
+        #expect(d["chroma"] as? Bool == (light == .rgb))
     }
 
     /// A rolling shutter's bands: every row's mean comes within a tenth (20 dB) of its residual.

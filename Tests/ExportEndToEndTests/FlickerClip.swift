@@ -13,6 +13,9 @@ struct FlickerClip {
         case bands
         /// The light steps up by a quarter at 1 s, flickering throughout.
         case step
+        /// The whole picture at once, the light scaling red, green and blue (so chroma too, and
+        /// luma around limited range's black level).
+        case rgb
     }
 
     static let width = 320
@@ -28,10 +31,14 @@ struct FlickerClip {
         let phase = light == .bands ? "(T+Y/H/\(rate))" : "T"
         let level = light == .step ? "if(lt(T,1),0.8,1)" : "1"
         for (path, gain) in [(clean, "1"), (flickering, "(1+0.15*sin(2*PI*100*\(phase)))")] {
+            let picture =
+                light == .rgb
+                ? "format=gbrp,geq="
+                    + ["r", "g", "b"].map { "\($0)='(\($0)(X,Y)*0.75+20)*\(gain)'" }.joined(separator: ":")
+                    + ",format=yuv420p"
+                : "format=yuv420p,geq=lum='(lum(X,Y)*0.75+20)*\(level)*\(gain)':cb='cb(X,Y)':cr='cr(X,Y)'"
             try ExportInputs.ffmpeg([
-                "-f", "lavfi", "-i",
-                "testsrc2=s=\(Self.width)x\(Self.height):r=\(rate):d=\(seconds),format=yuv420p,"
-                    + "geq=lum='(lum(X,Y)*0.75+20)*\(level)*\(gain)':cb='cb(X,Y)':cr='cr(X,Y)'",
+                "-f", "lavfi", "-i", "testsrc2=s=\(Self.width)x\(Self.height):r=\(rate):d=\(seconds),\(picture)",
                 "-c:v", "libx264", "-qp", "0", "-video_track_timescale", String(rate), path,
             ])
         }
