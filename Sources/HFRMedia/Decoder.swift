@@ -4,8 +4,11 @@ import CFFmpeg
 public struct Decoder: ~Copyable {
     let context: UnsafeMutablePointer<AVCodecContext>
 
-    /// Opens the decoder FFmpeg has for the stream described by `parameters`.
-    public init(parameters: CodecParameters, timeBase: Rational, threads: Int = 0) throws(AVFailure) {
+    /// Opens the decoder FFmpeg has for the stream described by `parameters`; `skipsLoopFilter`
+    /// leaves out deblocking (faster, for measuring pictures rather than showing them).
+    public init(
+        parameters: CodecParameters, timeBase: Rational, threads: Int = 0, skipsLoopFilter: Bool = false
+    ) throws(AVFailure) {
         guard let codec = avcodec_find_decoder(parameters.pointer.pointee.codec_id) else {
             throw AVFailure(code: HFR_AVERROR_DECODER_NOT_FOUND, operation: "avcodec_find_decoder", stage: .decoding)
         }
@@ -20,6 +23,7 @@ public struct Decoder: ~Copyable {
         }
         if let tb = timeBase.avRational { ctx.pointee.pkt_timebase = tb }
         ctx.pointee.thread_count = Int32(threads)
+        if skipsLoopFilter { ctx.pointee.skip_loop_filter = AVDISCARD_ALL }
         let opened = avcodec_open2(ctx, codec, nil)
         if opened < 0 {
             avcodec_free_context(&owned)
