@@ -99,7 +99,8 @@ public struct ExportCommand: Command {
         auto finds 100 or 120 Hz and leaves the video as it is when neither is there (depth under
         1 %); 50 or 60 takes that mains' flicker out whatever its depth. It re-encodes (the delivery
         encoder, visually lossless by default), excludes --reencode never, and the plan, the summary
-        and --json (video.deflicker, plan.deflicker) give the frequency and the depth before and after.
+        and --json (video.deflicker, plan.deflicker) give the frequency and the depth before and after
+        (--dry-run measures it too: it decodes the input for this).
 
         A copied H.264/HEVC stream that is retimed states its new rate in its parameter sets (SPS,
         VPS); the coded pictures are untouched.

@@ -103,6 +103,17 @@ import Testing
         let ffmpegWorst = near.map { abs(ffmpeg[$0] - clean[$0]) }.max() ?? 0
         print("step: worst frame mean near it \(worst) levels (ffmpeg deflicker \(ffmpegWorst))")
         #expect(worst <= 1.5)
+        // The dry run measures the same flicker and plans the same correction.
+        let dry = try Tool.hfr([
+            "export", clip.flickering, dir.path("dry.mkv"), "--conform", "30", "--deflicker", "auto", "--codec", "ffv1",
+            "--dry-run", "--json",
+        ])
+        let plan = try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any]
+        let planned = plan?["deflicker"] as? [String: Any]
+        let done = (o.json["plan"] as? [String: Any])?["deflicker"] as? [String: Any]
+        #expect(planned?["corrected"] as? Bool == true)
+        #expect(planned?["frequency"] as? Double == done?["frequency"] as? Double)
+        #expect(planned?["depthBefore"] as? Double == done?["depthBefore"] as? Double)
     }
 
     /// `hfr probe` reads the flicker of the first pictures: 100 Hz within 1 Hz, its depth within
