@@ -11,25 +11,25 @@ struct FlickerClip {
         case global
         /// A rolling shutter that reads the picture out in one frame period.
         case bands
-        /// The light steps up by a quarter at 1 s, flickering throughout.
+        /// The light steps up by a quarter at 0.5 s, flickering throughout.
         case step
         /// The whole picture at once, the light scaling red, green and blue (so chroma too, and
         /// luma around limited range's black level).
         case rgb
     }
 
-    static let width = 320
-    static let height = 180
+    static let width = 192
+    static let height = 128
     let rate: Int
     let clean: String
     let flickering: String
 
-    init(in dir: TemporaryDirectory, rate: Int, light: Light, seconds: Double = 1.5) throws {
+    init(in dir: TemporaryDirectory, rate: Int, light: Light, seconds: Double = 1) throws {
         self.rate = rate
         clean = dir.path("clean\(rate).mp4")
         flickering = dir.path("flicker\(rate).mp4")
         let phase = light == .bands ? "(T+Y/H/\(rate))" : "T"
-        let level = light == .step ? "if(lt(T,1),0.8,1)" : "1"
+        let level = light == .step ? "if(lt(T,0.5),0.8,1)" : "1"
         for (path, gain) in [(clean, "1"), (flickering, "(1+0.15*sin(2*PI*100*\(phase)))")] {
             let picture =
                 light == .rgb
