@@ -20,20 +20,27 @@ public struct BandMeans: Sendable {
 
     /// Measures `frame`, whose samples `levels` describes, in `count` bands.
     public init(_ frame: Frame, levels: SampleLevels, count: Int) {
+        self.init(frame, levels: levels, count: count, step: 2, chroma: true)
+    }
+
+    /// Measures `frame` reading every `step`-th sample of every `step`-th row (the plain init's
+    /// step is 2), its chroma only when `chroma` says so: a live meter's cheaper look.
+    public init(_ frame: Frame, levels: SampleLevels, count: Int, step: Int, chroma measuresChroma: Bool) {
         var sums = [Double](repeating: 0, count: count)
         var samples = [Int](repeating: 0, count: count)
         for plane in levels.brightness {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
-            for row in Swift.stride(from: 0, to: plane.rows, by: 2) {
+            for row in Swift.stride(from: 0, to: plane.rows, by: step) {
                 let band = min(count - 1, row * count / plane.rows)
-                let (sum, n) = BandMeans.rowSum(bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample)
+                let (sum, n) = BandMeans.rowSum(
+                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, step: step)
                 sums[band] += sum
                 samples[band] += n
             }
         }
         let scale = 1 / Double(levels.maximum)
         bands = zip(sums, samples).map { $1 > 0 ? $0 / Double($1) * scale : 0 }
-        guard !levels.chroma.isEmpty else {
+        guard measuresChroma, !levels.chroma.isEmpty else {
             chroma = nil
             return
         }
@@ -41,9 +48,9 @@ public struct BandMeans: Sendable {
         var n = 0
         for plane in levels.chroma {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
-            for row in Swift.stride(from: 0, to: plane.rows, by: 2) {
+            for row in Swift.stride(from: 0, to: plane.rows, by: step) {
                 let (d, k) = BandMeans.rowDistance(
-                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, middle: levels.middle)
+                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, middle: levels.middle, step: step)
                 distance += d
                 n += k
             }
@@ -51,34 +58,34 @@ public struct BandMeans: Sendable {
         chroma = n > 0 ? distance / Double(n) * scale : nil
     }
 
-    /// The sum of every second sample of a row, and how many.
-    static func rowSum(_ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int) -> (Double, Int) {
+    /// The sum of every `step`-th sample of a row, and how many.
+    static func rowSum(_ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, step: Int) -> (Double, Int) {
         var sum = 0
         if bytes == 1 {
-            for i in Swift.stride(from: 0, to: count, by: 2) { sum += Int(line[i]) }
+            for i in Swift.stride(from: 0, to: count, by: step) { sum += Int(line[i]) }
         } else {
             let raw = UnsafeRawPointer(line)
-            for i in Swift.stride(from: 0, to: count, by: 2) {
+            for i in Swift.stride(from: 0, to: count, by: step) {
                 sum += Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
             }
         }
-        return (Double(sum), (count + 1) / 2)
+        return (Double(sum), (count + step - 1) / step)
     }
 
-    /// The summed distance of every second sample of a row from `middle`, and how many.
+    /// The summed distance of every `step`-th sample of a row from `middle`, and how many.
     static func rowDistance(
-        _ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, middle: Int
+        _ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, middle: Int, step: Int
     ) -> (Double, Int) {
         var sum = 0
         if bytes == 1 {
-            for i in Swift.stride(from: 0, to: count, by: 2) { sum += abs(Int(line[i]) - middle) }
+            for i in Swift.stride(from: 0, to: count, by: step) { sum += abs(Int(line[i]) - middle) }
         } else {
             let raw = UnsafeRawPointer(line)
-            for i in Swift.stride(from: 0, to: count, by: 2) {
+            for i in Swift.stride(from: 0, to: count, by: step) {
                 let v = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
                 sum += abs(v - middle)
             }
         }
-        return (Double(sum), (count + 1) / 2)
+        return (Double(sum), (count + step - 1) / step)
     }
 }
