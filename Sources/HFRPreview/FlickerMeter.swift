@@ -42,6 +42,8 @@ public final class FlickerMeter: Sendable {
     /// Bands at most: a rolling shutter's flicker moves down the picture in them; fewer than
     /// `FlickerSeries`' 16 keep each band's mean steady and the search short.
     static let bandCount = 8
+    /// Seconds between searches (at least).
+    static let interval = 0.5
     /// Seconds the meter keeps working after the last document asked for.
     static let demandSeconds = 10.0
 
@@ -52,14 +54,64 @@ public final class FlickerMeter: Sendable {
         let height: Int
     }
 
+    /// The pictures measured, in a ring allocated once per shape: the capture thread keeps no
+    /// memory of its own between the frames' buffers (a series of arrays that it grew and copied
+    /// kept glibc's arena from reusing those buffers: 50 MiB more at 720p120).
     struct State {
         var shape: Shape?
         /// How pictures of that shape are read (nil: they cannot be).
         var levels: SampleLevels?
         var step = 2
-        var series = FlickerSeries(bandCount: 1)
+        var bandCount = 1
+        /// The pictures' times and their bands' means (`bandCount` each), oldest at `next` once full.
+        var times: [Double] = []
+        var means: [Double] = []
+        var next = 0
+        var count = 0
         /// Pictures added so far (a search is not repeated without new ones).
         var added = 0
+
+        /// The latest picture's time.
+        var last: Double? { count > 0 ? times[(next + times.count - 1) % times.count] : nil }
+
+        /// Keeps `bands` (`bandCount` of them) measured at `time`, over the oldest when full.
+        mutating func append(_ bands: [Double], time: Double) {
+            times[next] = time
+            for (b, mean) in bands.enumerated() { means[next * bandCount + b] = mean }
+            next = (next + 1) % times.count
+            count = min(count + 1, times.count)
+            added += 1
+        }
+    }
+
+    /// A copy of the ring's pictures, taken under the lock (two copies of memory) and laid out as a
+    /// series outside it.
+    struct Snapshot {
+        let times: [Double]
+        let means: [Double]
+        let next: Int
+        let count: Int
+        let bandCount: Int
+        let added: Int
+
+        init(_ s: State) {
+            times = s.times.withUnsafeBufferPointer { Array($0) }
+            means = s.means.withUnsafeBufferPointer { Array($0) }
+            (next, count, bandCount, added) = (s.next, s.count, s.bandCount, s.added)
+        }
+
+        /// The pictures of the last `span` seconds, at least `minimumFrames` of them, oldest first.
+        var series: FlickerSeries {
+            var series = FlickerSeries(bandCount: bandCount)
+            let order = (0..<count).map { (next + times.count - count + $0) % times.count }
+            guard let newest = order.last.map({ times[$0] }) else { return series }
+            let recent = order.filter { times[$0] >= newest - FlickerMeter.span }.count
+            for i in order.suffix(max(recent, FlickerMeter.minimumFrames)) {
+                let bands = Array(means[(i * bandCount)..<((i + 1) * bandCount)])
+                series.add(BandMeans(bands: bands, chroma: nil), time: times[i])
+            }
+            return series
+        }
     }
 
     private let state = Locked(State())
@@ -87,20 +139,28 @@ public final class FlickerMeter: Sendable {
         let shape = Shape(format: format, width: frame.width, height: frame.height)
         let (levels, step, bands) = state.withLock { s in
             if s.shape != shape { s.reshape(shape) }
-            return (s.levels, s.step, s.series.bandCount)
+            return (s.levels, s.step, s.bandCount)
         }
         guard let levels else { return }
-        // Measured outside the lock: `estimate()` takes it only to copy the series.
+        // Measured outside the lock: `estimate()` takes it only to copy the ring.
         let means = BandMeans(frame, levels: levels, count: bands, step: step, chroma: false)
         state.withLock { s in
             guard s.shape == shape else { return }
-            if let last = s.series.times.last, time <= last || time - last > Self.longestGap {
-                s.series = FlickerSeries(bandCount: bands)
-            }
-            s.series.add(means, time: time)
-            s.added += 1
-            let old = s.series.times.prefix { $0 < time - Self.span }.count
-            s.series.keepLast(min(Self.maximumFrames, max(Self.minimumFrames, s.series.count - old)))
+            if let last = s.last, time <= last || time - last > Self.longestGap { s.count = 0 }
+            s.append(means.bands, time: time)
+        }
+    }
+
+    /// Searches every `interval` seconds, waiting with `pause(seconds)` until it returns false (the
+    /// preview closed); less often when a search costs more than a twentieth of the time between
+    /// them (an unoptimised build: 130 ms at 240 fps, where an optimised one takes 6 ms), so the
+    /// meter never takes much of a core.
+    public func run(pausing pause: (Double) -> Bool) {
+        var wait = Self.interval
+        while pause(wait) {
+            let start = Clock.monotonicMicroseconds
+            estimate()
+            wait = max(Self.interval, 20 * Double(Clock.monotonicMicroseconds - start) / 1e6)
         }
     }
 
@@ -108,12 +168,13 @@ public final class FlickerMeter: Sendable {
     /// since the last search); forgets them and the reading while nobody asks.
     public func estimate() {
         guard isWanted else {
-            state.withLock { $0.series = FlickerSeries(bandCount: $0.series.bandCount) }
+            state.withLock { $0.count = 0 }
             found.withLock { $0.reading = .unknown }
             return
         }
-        let (series, added) = state.withLock { ($0.series, $0.added) }
-        guard found.withLock({ $0.added != added }) else { return }
+        let snapshot = state.withLock { Snapshot($0) }
+        guard found.withLock({ $0.added != snapshot.added }) else { return }
+        let series = snapshot.series
         let reading: Reading
         if let first = series.times.first, let last = series.times.last, let rate = series.frameRate,
             series.count >= Self.minimumFrames, last - first + 1 / rate >= Self.minimumSpan
@@ -125,7 +186,7 @@ public final class FlickerMeter: Sendable {
         } else {
             reading = .unknown
         }
-        found.withLock { $0 = (reading, added) }
+        found.withLock { $0 = (reading, snapshot.added) }
     }
 
     /// `/status`' `flicker`: `{"frequency": Hz, "depth": fraction, "bands": Bool}`, `"none"`, or
@@ -143,13 +204,17 @@ public final class FlickerMeter: Sendable {
 }
 
 extension FlickerMeter.State {
-    /// Pictures of a new shape: how to read them, and a new series.
+    /// Pictures of a new shape: how to read them, and a new ring.
     mutating func reshape(_ shape: FlickerMeter.Shape) {
         self.shape = shape
         levels = SampleLevels(format: shape.format, width: shape.width, height: shape.height)
         let area = Double(shape.width * shape.height) / Double(FlickerMeter.samplesPerPicture)
         step = max(2, Int(area.squareRoot().rounded(.up)))
         let rows = (shape.height + step - 1) / step
-        series = FlickerSeries(bandCount: max(1, min(FlickerMeter.bandCount, rows / 4)))
+        bandCount = max(1, min(FlickerMeter.bandCount, rows / 4))
+        times = [Double](repeating: 0, count: FlickerMeter.maximumFrames)
+        means = [Double](repeating: 0, count: FlickerMeter.maximumFrames * bandCount)
+        next = 0
+        count = 0
     }
 }

@@ -33,9 +33,7 @@ public final class PreviewSession {
         }
         self.tap = tap
         encoding = Self.startEncoding(tap: tap, hub: hub)
-        metering = StageThread(name: "preview-flicker") { [hub] in
-            while hub.pause(0.5) { hub.flicker.estimate() }
-        }
+        metering = StageThread(name: "preview-flicker") { [hub] in hub.flicker.run(pausing: hub.pause) }
     }
 
     deinit { stop() }
