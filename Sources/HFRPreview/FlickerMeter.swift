@@ -151,6 +151,9 @@ public final class FlickerMeter: Sendable {
         }
     }
 
+    /// The pictures a search would read now.
+    var kept: FlickerSeries { state.withLock { Snapshot($0) }.series }
+
     /// Searches every `interval` seconds, waiting with `pause(seconds)` until it returns false (the
     /// preview closed); less often when a search costs more than a twentieth of the time between
     /// them (an unoptimised build: 130 ms at 240 fps, where an optimised one takes 6 ms), so the
