@@ -13,7 +13,9 @@ public struct PreviewCommand: Command {
         figures as JSON at /status and as events at /events) while capturing from the camera or the
         test source (or a filter graph, --source lavfi:GRAPH), recording nothing: to frame the shot and set focus and exposure first. The mode
         is chosen and the camera controls are applied as `hfr record` does; the page names the granted
-        mode and the controls read back from the driver. It only reads: controls stay options here.
+        mode and the controls read back from the driver, and the light's flicker (frequency and depth,
+        measured from the live picture, `flicker` in /status). It only reads: controls stay options
+        here.
 
         The page binds 127.0.0.1:8080 unless --preview gives another [HOST:]PORT. On an address other
         than loopback every request needs a random token, printed once in the page's address

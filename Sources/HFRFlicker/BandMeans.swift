@@ -26,6 +26,12 @@ public struct BandMeans: Sendable {
 
     /// Measures `frame`, whose samples `levels` describes, in `count` bands.
     public init(_ frame: Frame, levels: SampleLevels, count: Int) {
+        self.init(frame, levels: levels, count: count, step: 2, chroma: true)
+    }
+
+    /// Measures `frame` reading every `step`-th sample of every `step`-th row (the plain init's
+    /// step is 2), its chroma only when `chroma` says so: a live meter's cheaper look.
+    public init(_ frame: Frame, levels: SampleLevels, count: Int, step: Int, chroma measuresChroma: Bool) {
         var sums = [Double](repeating: 0, count: count)
         var samples = [Int](repeating: 0, count: count)
         // Samples by their top 8 bits: the halves' means to within a 256th of the range.
@@ -33,11 +39,12 @@ public struct BandMeans: Sendable {
         let shift = max(0, (Int.bitWidth - levels.maximum.leadingZeroBitCount) - 8)
         for plane in levels.brightness {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
-            for row in Swift.stride(from: 0, to: plane.rows, by: 2) {
+            for row in Swift.stride(from: 0, to: plane.rows, by: step) {
                 let band = min(count - 1, row * count / plane.rows)
                 let (sum, n) = histogram.withUnsafeMutableBufferPointer {
                     BandMeans.rowSum(
-                        bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, shift: shift, into: $0)
+                        bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, step: step, shift: shift,
+                        into: $0)
                 }
                 sums[band] += sum
                 samples[band] += n
@@ -46,7 +53,7 @@ public struct BandMeans: Sendable {
         let scale = 1 / Double(levels.maximum)
         bands = zip(sums, samples).map { $1 > 0 ? $0 / Double($1) * scale : 0 }
         halves = BandMeans.halves(histogram, binWidth: 1 << shift, scale: scale)
-        guard !levels.chroma.isEmpty else {
+        guard measuresChroma, !levels.chroma.isEmpty else {
             chroma = nil
             return
         }
@@ -54,9 +61,9 @@ public struct BandMeans: Sendable {
         var n = 0
         for plane in levels.chroma {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
-            for row in Swift.stride(from: 0, to: plane.rows, by: 2) {
+            for row in Swift.stride(from: 0, to: plane.rows, by: step) {
                 let (d, k) = BandMeans.rowDistance(
-                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, middle: levels.middle)
+                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, middle: levels.middle, step: step)
                 distance += d
                 n += k
             }
@@ -64,28 +71,28 @@ public struct BandMeans: Sendable {
         chroma = n > 0 ? distance / Double(n) * scale : nil
     }
 
-    /// The sum of every second sample of a row, and how many; each counted in `histogram` by its
+    /// The sum of every `step`-th sample of a row, and how many; each counted in `histogram` by its
     /// value shifted right by `shift`.
     static func rowSum(
-        _ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, shift: Int,
+        _ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, step: Int, shift: Int,
         into histogram: UnsafeMutableBufferPointer<Int>
     ) -> (Double, Int) {
         var sum = 0
         if bytes == 1 {
-            for i in Swift.stride(from: 0, to: count, by: 2) {
+            for i in Swift.stride(from: 0, to: count, by: step) {
                 let v = Int(line[i])
                 sum += v
                 histogram[v] += 1
             }
         } else {
             let raw = UnsafeRawPointer(line)
-            for i in Swift.stride(from: 0, to: count, by: 2) {
+            for i in Swift.stride(from: 0, to: count, by: step) {
                 let v = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
                 sum += v
                 histogram[min(255, v >> shift)] += 1
             }
         }
-        return (Double(sum), (count + 1) / 2)
+        return (Double(sum), (count + step - 1) / step)
     }
 
     /// The means of the upper and lower half of the samples a histogram counts (bins `binWidth`
@@ -108,20 +115,20 @@ public struct BandMeans: Sendable {
         return (upperSum / half, lowerSum / half)
     }
 
-    /// The summed distance of every second sample of a row from `middle`, and how many.
+    /// The summed distance of every `step`-th sample of a row from `middle`, and how many.
     static func rowDistance(
-        _ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, middle: Int
+        _ line: UnsafeMutablePointer<UInt8>, _ count: Int, _ bytes: Int, middle: Int, step: Int
     ) -> (Double, Int) {
         var sum = 0
         if bytes == 1 {
-            for i in Swift.stride(from: 0, to: count, by: 2) { sum += abs(Int(line[i]) - middle) }
+            for i in Swift.stride(from: 0, to: count, by: step) { sum += abs(Int(line[i]) - middle) }
         } else {
             let raw = UnsafeRawPointer(line)
-            for i in Swift.stride(from: 0, to: count, by: 2) {
+            for i in Swift.stride(from: 0, to: count, by: step) {
                 let v = Int(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
                 sum += abs(v - middle)
             }
         }
-        return (Double(sum), (count + 1) / 2)
+        return (Double(sum), (count + step - 1) / step)
     }
 }

@@ -150,7 +150,7 @@ final class CaptureStage {
     /// Queues a picture for the encoder, with its pts from the first frame.
     private func queue(_ frame: Frame, pts: Int64) -> BoundedQueue<Frame>.PushResult {
         frame.pts = pts
-        preview?.offer(frame)
+        preview?.offer(frame, at: Rational.seconds(pts, in: input.videoTimeBase).doubleValue)
         defer { stats.noteQueueDepth(videoQueue.depth) }
         return videoQueue.push(frame, policy: latePolicy)
     }

@@ -27,6 +27,8 @@ public final class JPEGDecodeStage: Sendable {
     public let threads: Int
     let stats: RecordStats
     let preview: PreviewTap?
+    /// The time base of the pictures' pts (their capture times, for the preview).
+    let timeBase: Rational?
     private let gate = TurnGate()
 
     /// Two threads: at 720p120 4:2:2 one decoder thread let 24 of 600 pictures drop late on a loaded
@@ -34,13 +36,15 @@ public final class JPEGDecodeStage: Sendable {
     public static let defaultThreads = 2
 
     public init(
-        width: Int, height: Int, threads: Int = defaultThreads, stats: RecordStats, preview: PreviewTap? = nil
+        width: Int, height: Int, threads: Int = defaultThreads, stats: RecordStats, preview: PreviewTap? = nil,
+        timeBase: Rational? = nil
     ) {
         self.width = width
         self.height = height
         self.threads = max(1, threads)
         self.stats = stats
         self.preview = preview
+        self.timeBase = timeBase
     }
 
     /// Starts the decoder threads; `frames` must be made for `threads` producers.
@@ -68,7 +72,8 @@ public final class JPEGDecodeStage: Sendable {
                     noteCorrupt()
                     continue
                 }
-                preview?.offer(frame)
+                let time = timeBase.flatMap { base in picture.packet.pts.map { Rational.seconds($0, in: base) } }
+                preview?.offer(frame, at: time?.doubleValue)
                 if frames.push(frame) == .cancelled {
                     stop(jpegs)
                     return nil

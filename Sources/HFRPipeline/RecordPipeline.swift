@@ -214,7 +214,8 @@ public final class RecordPipeline: Sendable {
         let decode =
             session.isJPEG
             ? JPEGDecodeStage(
-                width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview)
+                width: settings.capture.width, height: settings.capture.height, stats: stats, preview: preview,
+                timeBase: input.videoTimeBase)
             : nil
         session.deliversJPEG = decode != nil
         let jpegs = decode.map { _ in BoundedQueue<JPEGPicture>(capacity: settings.queueCapacity) }

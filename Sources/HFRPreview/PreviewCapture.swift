@@ -21,7 +21,7 @@ public final class PreviewCapture: Sendable {
             guard case .video(let frame, _) = item else { continue }
             captured.add(1, ordering: .relaxed)
             if let dropped = input.losses?.dropped { droppedByDevice.store(dropped, ordering: .relaxed) }
-            tap.offer(frame)
+            tap.offer(frame, at: frame.pts.map { Rational.seconds($0, in: input.videoTimeBase).doubleValue })
         }
     }
 

@@ -16,6 +16,8 @@ public final class PreviewHub: Sendable {
     /// The live members of `/status` (the recording's or the camera's), rendered on each request.
     let status: @Sendable () -> [(String, JSONValue)]
     public let settings: PreviewSettings
+    /// The live picture's flicker (`/status`' `flicker`).
+    public let flicker = FlickerMeter()
     /// Who holds the server's connections (the budget of those without the token).
     let gate = PreviewGate()
     /// Monotonic µs of the last pictures published, for the preview's own fps.
@@ -77,9 +79,12 @@ public final class PreviewHub: Sendable {
     }
     func clientClosed() { clientCount.subtract(1, ordering: .relaxed) }
 
-    /// The `/status` document: the live members, then the preview's own.
+    /// The `/status` document: the live members, then the picture's flicker (measured while these
+    /// documents are asked for) and the preview's own.
     public func statusDocument() -> JSONValue {
+        flicker.want()
         var members = status()
+        members.append(("flicker", flicker.json))
         members.append(
             (
                 "preview",

@@ -31,6 +31,10 @@ enum PreviewPage {
           : (v / 1e6).toFixed(1) + " MB";
         const clock = (s) => typeof s !== "number" ? "–"
           : Math.floor(s / 60) + ":" + String(Math.floor(s % 60)).padStart(2, "0");
+        // The light's flicker in the picture: "100 Hz, depth 15 %", "none", or "–" while measuring.
+        const flicker = (s) => s.flicker === undefined ? undefined : s.flicker === null ? "–"
+          : s.flicker === "none" ? "none" : Math.round(s.flicker.frequency) + " Hz, depth "
+          + Math.round(s.flicker.depth * 100) + " %" + (s.flicker.bands ? ", in bands (rolling shutter)" : "");
         const rows = [
           ["Mode", (s) => s.mode || (s.width ? s.width + "x" + s.height + " @ " + s.frameRate + " fps" : undefined)],
           ["Achieved fps", (s) => fixed(s.achievedFps, 1)],
@@ -44,6 +48,7 @@ enum PreviewPage {
           ["File size", (s) => s.bytes === undefined ? undefined : bytes(s.bytes)],
           ["Elapsed", (s) => clock(s.wallSeconds)],
           ["Free disk", (s) => s.freeDiskBytes === undefined ? undefined : bytes(s.freeDiskBytes)],
+          ["Flicker", flicker],
           ["Preview fps", (s) => s.preview ? fixed(s.preview.fps, 1) : undefined],
           ["Triggers", (s) => s.triggers ? s.triggers.fired + " (" + s.triggers.kinds.join(", ") + ")" : undefined],
           ["Clips written", (s) => s.triggers ? num(s.triggers.clips) : undefined],

@@ -6,8 +6,9 @@ import HFRPipeline
     import Glibc
 #endif
 
-/// A running preview: the server, and the thread that turns the tap's pictures into JPEG images
-/// (scaled, at most `maxFPS` a second) on its own, so the capture never waits for it.
+/// A running preview: the server, the thread that turns the tap's pictures into JPEG images
+/// (scaled, at most `maxFPS` a second) on its own, so the capture never waits for it, and the one
+/// that searches the pictures' brightness for flicker twice a second (`FlickerMeter`).
 public final class PreviewSession {
     public let tap: PreviewTap
     public let hub: PreviewHub
@@ -15,6 +16,7 @@ public final class PreviewSession {
     /// Stopped (nil) by `stop()`.
     private var server: PreviewServer?
     private let encoding: StageThread<Void>
+    private let metering: StageThread<Void>
 
     /// Starts serving `settings`' address; `status` gives the live members of `/status`.
     public init(
@@ -25,17 +27,22 @@ public final class PreviewSession {
         url = server.url
         self.server = consume server
         self.hub = hub
-        let tap = PreviewTap(maxFPS: settings.maxFPS)
+        // Every picture's brightness is measured as it passes (a few numbers), the search is not.
+        let tap = PreviewTap(maxFPS: settings.maxFPS) { [meter = hub.flicker] frame, time in
+            meter.add(frame, time: time)
+        }
         self.tap = tap
         encoding = Self.startEncoding(tap: tap, hub: hub)
+        metering = StageThread(name: "preview-flicker") { [hub] in hub.flicker.run(pausing: hub.pause) }
     }
 
     deinit { stop() }
 
-    /// Stops serving: every stream ends, the encoding thread is joined, the daemon stopped.
+    /// Stops serving: every stream ends, the preview's threads are joined, the daemon stopped.
     public func stop() {
         hub.close()
         encoding.join()
+        metering.join()
         server = nil
     }
 

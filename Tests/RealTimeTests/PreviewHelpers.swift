@@ -51,16 +51,16 @@ enum Preview {
         return line?.split(separator: "?token=", maxSplits: 1).dropFirst().first.map(String.init)
     }
 
-    /// Polls the server's `/status` until `predicate` holds (up to `timeout` seconds, and only while
-    /// `process` runs); the document then, else nil.
+    /// Polls the server's `/status` every `interval` seconds until `predicate` holds (up to `timeout`
+    /// seconds, and only while `process` runs); the document then, else nil.
     static func waitForStatus(
         _ port: Int, token: String? = nil, while process: BackgroundProcess, timeout: Double = 30,
-        _ predicate: ([String: Any]) -> Bool
+        interval: Double = 0.05, _ predicate: ([String: Any]) -> Bool
     ) -> [String: Any]? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, process.process.isRunning {
             if let status = try? status(port, token: token), predicate(status) { return status }
-            usleep(50_000)
+            usleep(useconds_t(interval * 1e6))
         }
         return nil
     }
@@ -106,6 +106,13 @@ enum Preview {
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                 "--window-size=\(window.width),\(window.height)", "--timeout=2500", "--screenshot=\(path)", url,
             ])
+    }
+
+    /// The page at `url` as headless Chromium has built it after 2.5 s (its figures filled in by
+    /// the first events).
+    static func dom(_ url: String) throws -> ToolResult {
+        try Tool.run(
+            "chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--timeout=2500", "--dump-dom", url])
     }
 
     /// A picture file as RGB bytes, `width`x`height`, decoded by ffmpeg.
