@@ -367,6 +367,7 @@ public struct ExportCommand: Command {
         let parent = ParentWatch.current()
         let pipeline = ExportPipeline(
             settings: settings, shouldStop: { Signals.isStopRequested || parent.isOrphaned })
+        pipeline.measuring = { progress.measuring($0) }
         let report: ExportReport
         do {
             report = try pipeline.run(fileSize: size) { progress.show($0) }

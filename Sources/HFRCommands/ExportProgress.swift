@@ -10,6 +10,7 @@ import HFRMedia
 final class ExportProgress {
     private let line: ProgressLine
     private var writingStarted: Date?
+    private var measuredPercent: Int?
 
     init(style: ProgressLine.Style = ProgressLine.style) {
         line = ProgressLine(style: style, prefix: "export: ")
@@ -18,6 +19,15 @@ final class ExportProgress {
     /// Before the plan is known: says what is happening on a terminal (the analysis can take a while).
     func analysing() {
         if line.style == .terminal { line.update("analysing the input…") }
+    }
+
+    /// `--deflicker` measuring the input before the plan: the share of it read (a line when the
+    /// whole percent changes).
+    func measuring(_ fraction: Double) {
+        let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+        guard percent != measuredPercent else { return }
+        measuredPercent = percent
+        line.update("measuring flicker: \(percent) % of the input read")
     }
 
     func show(_ tick: ExportTick) {

@@ -66,6 +66,8 @@ public final class FlickerMeter: Sendable {
         /// The pictures' times and their bands' means (`bandCount` each), oldest at `next` once full.
         var times: [Double] = []
         var means: [Double] = []
+        /// The means of each picture's brighter and darker half (`BandMeans.halves`), two each.
+        var halves: [Double] = []
         var next = 0
         var count = 0
         /// Pictures added so far (a search is not repeated without new ones).
@@ -75,9 +77,12 @@ public final class FlickerMeter: Sendable {
         var last: Double? { count > 0 ? times[(next + times.count - 1) % times.count] : nil }
 
         /// Keeps `bands` (`bandCount` of them) measured at `time`, over the oldest when full.
-        mutating func append(_ bands: [Double], time: Double) {
+        mutating func append(_ bands: [Double], halves two: (upper: Double, lower: Double)?, time: Double) {
             times[next] = time
             for (b, mean) in bands.enumerated() { means[next * bandCount + b] = mean }
+            // A picture without halves measured leaves both 0: the series then has none.
+            halves[2 * next] = two?.upper ?? 0
+            halves[2 * next + 1] = two?.lower ?? 0
             next = (next + 1) % times.count
             count = min(count + 1, times.count)
             added += 1
@@ -89,6 +94,7 @@ public final class FlickerMeter: Sendable {
     struct Snapshot {
         let times: [Double]
         let means: [Double]
+        let halves: [Double]
         let next: Int
         let count: Int
         let bandCount: Int
@@ -97,6 +103,7 @@ public final class FlickerMeter: Sendable {
         init(_ s: State) {
             times = s.times.withUnsafeBufferPointer { Array($0) }
             means = s.means.withUnsafeBufferPointer { Array($0) }
+            halves = s.halves.withUnsafeBufferPointer { Array($0) }
             (next, count, bandCount, added) = (s.next, s.count, s.bandCount, s.added)
         }
 
@@ -108,7 +115,8 @@ public final class FlickerMeter: Sendable {
             let recent = order.filter { times[$0] >= newest - FlickerMeter.span }.count
             for i in order.suffix(max(recent, FlickerMeter.minimumFrames)) {
                 let bands = Array(means[(i * bandCount)..<((i + 1) * bandCount)])
-                series.add(BandMeans(bands: bands, chroma: nil), time: times[i])
+                let two = halves[2 * i] > 0 ? (upper: halves[2 * i], lower: halves[2 * i + 1]) : nil
+                series.add(BandMeans(bands: bands, chroma: nil, halves: two), time: times[i])
             }
             return series
         }
@@ -147,7 +155,7 @@ public final class FlickerMeter: Sendable {
         state.withLock { s in
             guard s.shape == shape else { return }
             if let last = s.last, time <= last || time - last > Self.longestGap { s.count = 0 }
-            s.append(means.bands, time: time)
+            s.append(means.bands, halves: means.halves, time: time)
         }
     }
 
@@ -217,6 +225,7 @@ extension FlickerMeter.State {
         bandCount = max(1, min(FlickerMeter.bandCount, rows / 4))
         times = [Double](repeating: 0, count: FlickerMeter.maximumFrames)
         means = [Double](repeating: 0, count: FlickerMeter.maximumFrames * bandCount)
+        halves = [Double](repeating: 0, count: FlickerMeter.maximumFrames * 2)
         next = 0
         count = 0
     }

@@ -4,14 +4,15 @@ import HFRMedia
 /// `--deflicker`: decodes the video over the export's range (and a window's worth around it, for
 /// the sliding fit at its ends) and measures every picture's brightness by band (`FlickerSeries`),
 /// at its real time put back on the frame grid as the export's own times are; then finds the
-/// flicker (`FlickerAnalysis`). Only the measurements are kept, a few numbers per picture.
+/// flicker (`FlickerAnalysis`). Only the measurements are kept, a few numbers per picture. The
+/// decoder skips deblocking, which smooths edges, not brightness.
 enum FlickerScan {
     /// Real seconds kept either side of the range: more than a window of the fit.
     static let margin = 0.5
 
     static func scan(
-        _ input: MediaInput, analysis: InputAnalysis, range: (start: Rational, end: Rational?)?,
-        request: ExportSettings.Deflicker, shouldStop: () -> Bool
+        _ input: MediaInput, analysis: InputAnalysis, fileSize: Int64, range: (start: Rational, end: Rational?)?,
+        request: ExportSettings.Deflicker, shouldStop: () -> Bool, progress: ((Double) -> Void)? = nil
     ) throws(ExportFailure) -> DeflickerFinding {
         var series = FlickerSeries(height: analysis.video.height)
         let video = analysis.video
@@ -21,7 +22,8 @@ enum FlickerScan {
             let demuxer = try Demuxer(input: input)
             demuxer.discardStreams(except: [video.index])
             let decoder = try Decoder(
-                parameters: demuxer.codecParameters(ofStream: video.index), timeBase: video.timeBase, threads: 2)
+                parameters: demuxer.codecParameters(ofStream: video.index), timeBase: video.timeBase, threads: 2,
+                skipsLoopFilter: true)
             var converter = try PictureConverter(width: video.width, height: video.height)
             let packet = try Packet()
             var levels: (PixelFormat, SampleLevels?)?
@@ -44,6 +46,7 @@ enum FlickerScan {
                 if shouldStop() { throw ExportFailure.interrupted }
                 more = try demuxer.read(into: packet)
                 if more, packet.streamIndex != video.index { continue }
+                if let progress, let at = packet.position, fileSize > 0 { progress(Double(at) / Double(fileSize)) }
                 if more, let last, let pts = packet.pts, realTime(pts, analysis) > last + 1 { more = false }
                 _ = try decoder.send(more ? packet : nil)
                 let frame = try Frame()

@@ -12,6 +12,8 @@ public final class ExportPipeline {
     let settings: ExportSettings
     /// Asked between packets; true stops the export (Ctrl-C).
     let shouldStop: () -> Bool
+    /// Told how far `--deflicker`'s measuring pass has read the input (0…1), before the plan.
+    public var measuring: ((Double) -> Void)?
 
     public init(settings: ExportSettings, shouldStop: @escaping () -> Bool = { false }) {
         self.settings = settings
@@ -43,8 +45,8 @@ public final class ExportPipeline {
         var analysis = try analyze(demuxer, fileSize: fileSize)
         if let request = settings.deflicker {
             analysis.flicker = try FlickerScan.scan(
-                MediaInput(path: settings.input, timing: settings.timing), analysis: analysis, range: settings.range,
-                request: request, shouldStop: shouldStop)
+                MediaInput(path: settings.input, timing: settings.timing), analysis: analysis, fileSize: fileSize,
+                range: settings.range, request: request, shouldStop: shouldStop, progress: measuring)
         }
         if settings.audio != .mute {
             try TimestampCheck.lengthsAgree(video: analysis.end, audio: analysis.audio?.durationSeconds)
