@@ -103,6 +103,27 @@ import Testing
         try checkTag(out, method: "flow")
     }
 
+    /// A time base as coarse as the frame rate (1/120 s for 120 fps, as `-video_track_timescale 120`
+    /// writes it): the slots between frames lie within half a tick of one, and still get new
+    /// pictures (none were made: every slot was taken for a captured frame).
+    @Test func aTimeBaseOfOneFramePerTickIsInterpolatedToo() throws {
+        let dir = try TemporaryDirectory()
+        let input = dir.path("tick.mp4")
+        try ExportInputs.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=192x128:rate=120:duration=0.5", "-c:v", "libx264", "-pix_fmt",
+            "yuv420p",
+            "-video_track_timescale", "120", input,
+        ])
+        let out = dir.path("slow.mp4")
+        let r = try Tool.hfr([
+            "export", input, out, "--speed", "0.125", "--fps", "30", "--interpolate", "blend", "--json",
+        ])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let video = try #require(try Tool.json(r.stdout)["video"] as? [String: Any])
+        #expect(video["interpolatedFrames"] as? Int == 59)
+        #expect(video["framesOut"] as? Int == 120)
+    }
+
     /// `--reencode never` cannot make frames: refused as other refusals are, naming O/C.
     @Test func neverIsRefusedNamingTheSlowestLosslessSpeed() throws {
         let dir = try TemporaryDirectory()

@@ -84,9 +84,14 @@ struct SlotSchedule {
         return decisions
     }
 
-    /// What slot time `t` shows, between captured frames at `a` and `b`.
+    /// What slot time `t` shows, between captured frames at `a` and `b`. A slot within half a
+    /// source tick of a frame shows it, the tick being at most an eighth of the gap: a time base
+    /// as coarse as the frame rate itself (240 fps in 1/240 s) would otherwise take every slot
+    /// for a captured frame and make none.
     func pick(_ t: Rational, earlier a: Rational, later b: Rational?) -> Pick {
-        guard let b, b > a, t > a + tolerance else { return .earlier }
+        guard let b, b > a else { return .earlier }
+        let tolerance = min(self.tolerance, (b - a) / Rational(8))
+        guard t > a + tolerance else { return .earlier }
         if b - t <= tolerance { return .later }
         guard plan.needsNewFrames(segment: plan.map.segmentIndex(at: t)) else {
             return t < (a + b) / Rational(2) ? .earlier : .later
