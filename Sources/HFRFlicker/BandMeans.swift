@@ -59,11 +59,14 @@ public struct BandMeans: Sendable {
         }
         var distance = 0.0
         var n = 0
+        // An odd step along a row reads both of interleaved Cb/Cr pairs (NV12), not Cb alone.
+        let across = step % 2 == 0 ? step + 1 : step
         for plane in levels.chroma {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
             for row in Swift.stride(from: 0, to: plane.rows, by: step) {
                 let (d, k) = BandMeans.rowDistance(
-                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, middle: levels.middle, step: step)
+                    bytes + row * stride, plane.samplesPerRow, levels.bytesPerSample, middle: levels.middle,
+                    step: across)
                 distance += d
                 n += k
             }
