@@ -141,8 +141,9 @@ public enum FlickerAnalysis {
 
     /// The level flicker scales brightness around (`FlickerModel.pivot`), from how the brighter and
     /// the darker half of each picture swing: scaled around p, a half whose mean is μ swings by
-    /// A·(μ − p), so the two swings give p. The median over the windows, within 0 and a fifth of
-    /// the range (and below the darker half); 0 when the halves were not measured or do not tell.
+    /// A·(μ − p), so the two swings give p. The median over the windows, within −0.1 (limited-range
+    /// light made full-range, as MJPEG is: −16·255/219) and a fifth of the range (and below the
+    /// darker half); 0 when the halves were not measured or do not tell.
     static func pivot(_ series: FlickerSeries, fits: [WindowFit]) -> Double {
         let halves = series.means.compactMap(\.halves)
         guard halves.count == series.count else { return 0 }
@@ -163,7 +164,7 @@ public enum FlickerAnalysis {
         guard !estimates.isEmpty else { return 0 }
         estimates.sort()
         let darkest = lower.min() ?? 0
-        return min(max(estimates[estimates.count / 2], 0), 0.2, 0.9 * darkest)
+        return min(max(estimates[estimates.count / 2], -0.1), 0.2, 0.9 * darkest)
     }
 
     /// Whether the bands flicker out of phase with the whole picture (a rolling shutter): the

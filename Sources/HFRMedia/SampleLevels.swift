@@ -42,6 +42,8 @@ public struct SampleLevels: Sendable, Equatable {
         let hasAlpha = d.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0
         // Packed YUV (several components in one plane) and packed RGB with alpha are not taken.
         guard let luma = comps.first, isPlanar || (isRGB && !hasAlpha) else { return nil }
+        // Packed RGB with a padding byte (RGB0, BGR0): the padding is no brightness.
+        if !isPlanar, Int(luma.step) != comps.count * layout.bytesPerSample { return nil }
         let planes = layout.planes.enumerated().map { i, p in
             Plane(index: i, samplesPerRow: p.rowBytes / layout.bytesPerSample, rows: p.rows)
         }

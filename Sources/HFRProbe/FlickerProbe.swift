@@ -18,6 +18,14 @@ public enum FlickerProbe {
     static let realSeconds = 0.4
     static let frameRange = 32...128
 
+    /// `t` on the grid of `rate` frames per second when within a tick of it: a coarse time base
+    /// (Matroska's milliseconds) rounds 120 fps to 0, 8, 17, 25 ms, a phase error a flicker fit
+    /// cannot take (as the export puts its times back on the grid, `Cadence`).
+    static func snapped(_ t: Double, rate: Double, tick: Double) -> Double {
+        let onGrid = (t * rate).rounded() / rate
+        return abs(onGrid - t) <= tick ? onGrid : t
+    }
+
     /// The reading of `report`'s video; nil when there is none or it does not decode.
     public static func measure(_ input: MediaInput, report: ProbeReport) -> Reading? {
         guard let video = report.video, video.frameCount > 0 else { return nil }
@@ -26,6 +34,7 @@ public enum FlickerProbe {
         let rate = (video.captureFrameRate ?? video.playbackFrameRate)?.doubleValue ?? 30
         let wanted = min(frameRange.upperBound, max(frameRange.lowerBound, Int((realSeconds * rate).rounded())))
         var series = FlickerSeries(height: info.height)
+        let tick = info.timeBase.doubleValue
         do {
             let demuxer = try Demuxer(input: input)
             demuxer.discardStreams(except: [info.index])
@@ -42,7 +51,9 @@ public enum FlickerProbe {
                 _ = try decoder.send(more ? packet : nil)
                 while series.count < wanted, case .value = try decoder.receive(into: frame) {
                     guard let pts = frame.bestEffortTimestamp, !frame.isCorrupt else { continue }
-                    let time = Rational.seconds(pts, in: info.timeBase).doubleValue * scale
+                    let time =
+                        snapped(Rational.seconds(pts, in: info.timeBase).doubleValue, rate: rate / scale, tick: tick)
+                        * scale
                     let picture = SampleLevels.of(frame) == nil ? try converter.i420(frame) : frame
                     if let levels = SampleLevels.of(picture) { series.add(picture, levels: levels, time: time) }
                 }
