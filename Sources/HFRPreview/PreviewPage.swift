@@ -9,9 +9,10 @@ enum PreviewPage {
         body { margin: 0; background: #111; color: #ddd; font: 14px/1.4 system-ui, sans-serif; display: flex;
           flex-wrap: wrap; gap: 16px; padding: 12px; }
         #info { flex: 1 1 280px; min-width: 0; overflow-wrap: anywhere; }
-        #view { flex: 0 0 auto; display: flex; align-items: center; justify-content: center; }
-        #picture { display: block; flex: none; max-width: 640px; }
-        table { border-collapse: collapse; min-width: 300px; }
+        #view { flex: 0 1 auto; max-width: 100%; display: flex; align-items: center; justify-content: center; }
+        #picture { display: block; flex: none; max-width: min(640px, 100%); height: auto; }
+        table { border-collapse: collapse; width: 100%; max-width: 480px; }
+        @media (max-width: 480px) { body { padding: 8px; gap: 8px; } td { padding: 2px 4px; } }
         td { padding: 2px 8px; border-bottom: 1px solid #333; }
         td.v { text-align: right; font-variant-numeric: tabular-nums; color: #fff; }
         #warning { color: #ff6b5b; font-weight: bold; min-height: 1.4em; }
@@ -75,12 +76,15 @@ enum PreviewPage {
           place();
         }
         // The recording's rotation (degrees clockwise): the picture is turned, and its box swapped
-        // for a quarter turn so the page lays it out upright.
+        // for a quarter turn so the page lays it out upright; a phone's narrow screen scales it.
         let turn = 0;
         function place() {
           const picture = document.getElementById("picture"), view = document.getElementById("view");
           picture.style.transform = turn ? "rotate(" + turn + "deg)" : "";
           const quarter = turn % 180 !== 0;
+          // Turned a quarter, the picture's height is its width on the screen: that is what must fit.
+          picture.style.maxWidth = quarter ? "none" : "";
+          picture.style.maxHeight = quarter ? Math.min(640, document.body.clientWidth - 24) + "px" : "";
           view.style.width = quarter ? picture.offsetHeight + "px" : "";
           view.style.height = quarter ? picture.offsetWidth + "px" : "";
         }

@@ -99,12 +99,14 @@ enum Preview {
     static let window = (width: 1000, height: 560)
 
     /// A headless Chromium screenshot of `url` (the page is given 2.5 s to load and run).
-    static func screenshot(_ url: String, to path: String) throws -> ToolResult {
+    static func screenshot(
+        _ url: String, to path: String, window size: (width: Int, height: Int) = window
+    ) throws -> ToolResult {
         try Tool.run(
             "chromium",
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                "--window-size=\(window.width),\(window.height)", "--timeout=2500", "--screenshot=\(path)", url,
+                "--window-size=\(size.width),\(size.height)", "--timeout=2500", "--screenshot=\(path)", url,
             ])
     }
 

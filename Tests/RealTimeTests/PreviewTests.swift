@@ -15,13 +15,14 @@ import Testing
     static let record720p120EveryFrame = record720p120 + ["--late-frames", "queue"]
 
     /// The picture's box in a screenshot: where the page's background (#111) gives way, left of the figures.
-    static func pictureBox(_ rgb: [UInt8], width: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+    static func pictureBox(
+        _ rgb: [UInt8], width: Int, column: Int = 300
+    ) -> (x: Int, y: Int, width: Int, height: Int)? {
         func isBackground(_ x: Int, _ y: Int) -> Bool {
             let i = (y * width + x) * 3
             return (0..<3).allSatisfy { abs(Int(rgb[i + $0]) - 17) < 12 }
         }
         let height = rgb.count / 3 / width
-        let column = 300
         guard let top = (0..<height).first(where: { !isBackground(column, $0) }) else { return nil }
         let bottom = (top..<height).first(where: { isBackground(column, $0) }) ?? height
         let row = (top + bottom) / 2
@@ -253,6 +254,31 @@ import Testing
             Self.pictureBox(try Preview.rgb(dir.path("p.png"), in: dir), width: Preview.window.width))
         // 640x360 turned: 360 wide and taller than wide (the 560-pixel window cuts it below 640).
         #expect(box.width == 360 && box.height >= min(640, Preview.window.height - 2 * box.y), "\(box)")
+    }
+
+    /// On a phone-sized screen (390x844) the picture is scaled to the width and the figures follow
+    /// it on the screen: nothing is cut off on the right.
+    @Test func thePageFitsAPhoneScreen() throws {
+        let dir = try TemporaryDirectory()
+        let port = Preview.freePort()
+        let hfr = try Preview.start(
+            ["preview", "--source", "test", "--fps", "30", "--size", "640x360", "--preview", String(port)], in: dir)
+        _ = try Preview.status(port)
+        let phone = (width: 390, height: 844)
+        let shot = try Preview.screenshot("http://127.0.0.1:\(port)/", to: dir.path("p.png"), window: phone)
+        hfr.send(SIGINT)
+        _ = hfr.wait()
+        #expect(shot.status == 0, "\(shot.stderr)")
+        let rgb = try Preview.rgb(dir.path("p.png"), in: dir)
+        let box = try #require(Self.pictureBox(rgb, width: phone.width, column: 100))
+        // 640x360 within the body's margins: scaled to fit, background beyond its right edge.
+        #expect(box.x + box.width < phone.width && box.width >= 340, "\(box)")
+        #expect(abs(box.height * 640 - box.width * 360) <= 640 * 2, "\(box)")
+        // The figures' text below the picture, on the screen.
+        let text = (box.y + box.height + 8..<phone.height).filter { y in
+            (0..<phone.width).contains { x in rgb[(y * phone.width + x) * 3] > 150 }
+        }
+        #expect(text.count > 40, "rows of text below the picture: \(text.count)")
     }
 
     /// A port in use: one line, exit 69, before anything is captured or written.
