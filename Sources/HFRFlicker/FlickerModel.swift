@@ -40,7 +40,7 @@ public struct FlickerModel: Sendable {
 
     /// The log of the flicker's gain at real `time`, at `position` down the picture (0 top, 1 bottom).
     public func logGain(at time: Double, position: Double) -> Double {
-        let (a, b, w) = neighbours(time)
+        guard let (a, b, w) = neighbours(time) else { return 0 }
         guard isBanded, let count = a.bands.first.map({ _ in a.bands.count }), count > 1 else {
             return value(a.frame, b.frame, w, time)
         }
@@ -55,14 +55,13 @@ public struct FlickerModel: Sendable {
 
     /// The log of chroma's gain at real `time` (0 when chroma is left as it is).
     public func chromaLogGain(at time: Double) -> Double {
-        guard correctsChroma else { return 0 }
-        let (a, b, w) = neighbours(time)
+        guard correctsChroma, let (a, b, w) = neighbours(time) else { return 0 }
         return value(a.chroma, b.chroma, w, time)
     }
 
-    /// The blocks either side of `time` and the weight of the later one.
-    private func neighbours(_ time: Double) -> (Block, Block, Double) {
-        guard let first = blocks.first, let last = blocks.last else { fatalError("a model has blocks") }
+    /// The blocks either side of `time` and the weight of the later one (nil without blocks).
+    private func neighbours(_ time: Double) -> (Block, Block, Double)? {
+        guard let first = blocks.first, let last = blocks.last else { return nil }
         if time <= first.time { return (first, first, 0) }
         if time >= last.time { return (last, last, 0) }
         var lo = 0

@@ -38,7 +38,7 @@ enum FlickerScan {
                     series.add(frame, levels: sampled, time: time)
                 } else {
                     let picture = try converter.i420(frame)
-                    series.add(picture, levels: FlickerScan.i420(picture), time: time)
+                    if let i420 = SampleLevels.of(picture) { series.add(picture, levels: i420, time: time) }
                 }
             }
             var more = true
@@ -69,10 +69,5 @@ enum FlickerScan {
     static func realTime(_ pts: Int64, _ analysis: InputAnalysis) -> Double {
         let t = Rational.seconds(pts, in: analysis.video.timeBase) - analysis.origin
         return ((analysis.frameCadence?.snap(t) ?? t) * analysis.streamScale).doubleValue
-    }
-
-    /// The sample levels of an I420 picture (any converted one).
-    static func i420(_ frame: Frame) -> SampleLevels {
-        SampleLevels(format: .yuv420p, width: frame.width, height: frame.height)!
     }
 }

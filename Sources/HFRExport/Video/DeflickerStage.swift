@@ -24,17 +24,19 @@ final class DeflickerStage {
         if levels?.format != format {
             levels = (format, SampleLevels(format: format, width: frame.width, height: frame.height))
         }
-        let picture: Frame
-        let sampled: SampleLevels
         if let own = levels?.levels {
             try ExportFailure.during("--deflicker") { try frame.makeWritable() }
-            (picture, sampled) = (frame, own)
-        } else {
-            picture = try ExportFailure.during("video conversion", as: .inputData) { try converter.ownedI420(frame) }
-            sampled = FlickerScan.i420(picture)
+            return corrected(frame, own, time)
         }
-        corrector.correct(picture, levels: sampled, time: time)
-        after.add(picture, levels: sampled, time: time)
+        let picture = try ExportFailure.during("video conversion", as: .inputData) { try converter.ownedI420(frame) }
+        guard let i420 = SampleLevels.of(picture) else { return picture }
+        return corrected(picture, i420, time)
+    }
+
+    /// `picture` corrected in place and measured.
+    private func corrected(_ picture: Frame, _ levels: SampleLevels, _ time: Double) -> Frame {
+        corrector.correct(picture, levels: levels, time: time)
+        after.add(picture, levels: levels, time: time)
         return picture
     }
 
