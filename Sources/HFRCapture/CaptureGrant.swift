@@ -37,6 +37,12 @@ public struct CaptureGrant: Sendable, Equatable {
 }
 
 extension CaptureGrant {
+    /// What setting the camera up says on stderr, record and preview alike: each warning, then
+    /// what `--exposure antiflicker` chose.
+    public var setupLines: [String] {
+        warnings.map { "Warning: \($0)" } + (antiFlicker.map { [$0.line] } ?? [])
+    }
+
     /// The control families every camera report shows, beside the ones a request sets by name.
     static let reportedFamilies = ["gain", "exposure", "focus", "white_balance", "power_line_frequency"]
 

@@ -64,8 +64,7 @@ public struct PreviewCommand: Command {
         }
         defer { session.stop() }
         let grant = session.granted
-        for warning in grant.warnings { Console.error("Warning: \(warning)\n") }
-        if let antiFlicker = grant.antiFlicker { Console.error(antiFlicker.line + "\n") }
+        for line in grant.setupLines { Console.error(line + "\n") }
         var members: [(String, JSONValue)] = [
             ("schema", .string("hfr.preview/1")), ("device", .string(grant.source.name)),
             ("mode", .string(grant.summary)),

@@ -407,8 +407,7 @@ public struct RecordCommand: Command {
         if camera.mode.rate == nil, grant.rate <= Rational(30) {
             Console.error("Note: this camera has no high-frame-rate mode (nothing above 30 fps)\n")
         }
-        for warning in grant.warnings { Console.error("Warning: \(warning)\n") }
-        if let antiFlicker = grant.antiFlicker { Console.error(antiFlicker.line + "\n") }
+        for line in grant.setupLines { Console.error(line + "\n") }
         return settings
     }
 

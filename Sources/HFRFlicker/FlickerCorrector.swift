@@ -16,12 +16,13 @@ public struct FlickerCorrector: Sendable {
     public func correct(_ frame: Frame, levels: SampleLevels, time: Double) {
         var lastGain = Double.nan
         let pivot = model.pivot * Double(levels.maximum)
+        let profile = model.profile(at: time)
         var table = [UInt8](repeating: 0, count: 256)
         for plane in levels.brightness {
             guard let (bytes, stride) = frame.plane(plane.index) else { continue }
             for row in 0..<plane.rows {
                 let position = (Double(row) + 0.5) / Double(plane.rows)
-                let scale = exp(-model.logGain(at: time, position: position))
+                let scale = exp(-profile.logGain(at: position))
                 let line = bytes + row * stride
                 if levels.bytesPerSample == 1 {
                     if scale != lastGain {

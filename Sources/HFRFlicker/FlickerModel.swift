@@ -40,17 +40,29 @@ public struct FlickerModel: Sendable {
 
     /// The log of the flicker's gain at real `time`, at `position` down the picture (0 top, 1 bottom).
     public func logGain(at time: Double, position: Double) -> Double {
-        guard let (a, b, w) = neighbours(time) else { return 0 }
-        guard isBanded, let count = a.bands.first.map({ _ in a.bands.count }), count > 1 else {
-            return value(a.frame, b.frame, w, time)
+        profile(at: time).logGain(at: position)
+    }
+
+    /// The log gains of one moment down the picture: one per band (band centres at (i + ½)/count,
+    /// rows beyond the outer centres taking the outer band's), or one for the whole picture. Made
+    /// once per picture; each row interpolates.
+    public struct Profile: Sendable {
+        let bands: [Double]
+
+        /// The log gain at `position` down the picture (0 top, 1 bottom).
+        public func logGain(at position: Double) -> Double {
+            guard bands.count > 1 else { return bands.first ?? 0 }
+            let x = min(max(position * Double(bands.count) - 0.5, 0), Double(bands.count - 1))
+            let i = min(Int(x), bands.count - 2)
+            return bands[i] + (bands[i + 1] - bands[i]) * (x - Double(i))
         }
-        // Band centres at (i + ½)/count; rows beyond the outer centres take the outer band's gain.
-        let x = min(max(position * Double(count) - 0.5, 0), Double(count - 1))
-        let i = min(Int(x), count - 2)
-        let f = x - Double(i)
-        let upper = value(a.bands[i], b.bands[i], w, time)
-        let lower = value(a.bands[i + 1], b.bands[i + 1], w, time)
-        return upper + (lower - upper) * f
+    }
+
+    /// The gains at real `time`: per band when the picture flickers in bands.
+    public func profile(at time: Double) -> Profile {
+        guard let (a, b, w) = neighbours(time) else { return Profile(bands: []) }
+        guard isBanded, a.bands.count > 1 else { return Profile(bands: [value(a.frame, b.frame, w, time)]) }
+        return Profile(bands: zip(a.bands, b.bands).map { value($0, $1, w, time) })
     }
 
     /// The log of chroma's gain at real `time` (0 when chroma is left as it is).

@@ -3,7 +3,7 @@ import HFRMedia
 
 /// `hfr probe`'s flicker reading: decodes the first pictures of the video (0.4 s of real time, at
 /// least 32 and at most 128 pictures: one window of `FlickerAnalysis`, little decoding, on one
-/// thread, without the deblocking filter, which smooths edges, not brightness) and says whether
+/// thread) and says whether
 /// mains flicker shows in them, at what frequency and how deep.
 public enum FlickerProbe {
     /// What was measured: the flicker found (nil: none), over how many pictures and real seconds.
@@ -36,27 +36,8 @@ public enum FlickerProbe {
         var series = FlickerSeries(height: info.height)
         let tick = info.timeBase.doubleValue
         do {
-            let demuxer = try Demuxer(input: input)
-            demuxer.discardStreams(except: [info.index])
-            let decoder = try Decoder(
-                parameters: demuxer.codecParameters(ofStream: info.index), timeBase: info.timeBase, threads: 1,
-                skipsLoopFilter: true)
-            var converter = try PictureConverter(width: info.width, height: info.height)
-            let packet = try Packet()
-            let frame = try Frame()
-            var more = true
-            while more, series.count < wanted {
-                more = try demuxer.read(into: packet)
-                if more, packet.streamIndex != info.index { continue }
-                _ = try decoder.send(more ? packet : nil)
-                while series.count < wanted, case .value = try decoder.receive(into: frame) {
-                    guard let pts = frame.bestEffortTimestamp, !frame.isCorrupt else { continue }
-                    let time =
-                        snapped(Rational.seconds(pts, in: info.timeBase).doubleValue, rate: rate / scale, tick: tick)
-                        * scale
-                    let picture = SampleLevels.of(frame) == nil ? try converter.i420(frame) : frame
-                    if let levels = SampleLevels.of(picture) { series.add(picture, levels: levels, time: time) }
-                }
+            try series.measure(input, stream: info, threads: 1, limit: wanted) { pts in
+                snapped(Rational.seconds(pts, in: info.timeBase).doubleValue, rate: rate / scale, tick: tick) * scale
             }
         } catch {
             return nil

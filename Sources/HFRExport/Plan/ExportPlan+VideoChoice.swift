@@ -13,8 +13,8 @@ extension ExportPlan {
         /// Re-encoded whatever the layers allow: `--reencode always`, `--fill-drops`, `--codec`, `--shutter`,
         /// flicker to take out.
         let reencodesAll: Bool
-        /// `--deflicker` found flicker: the sentence that says so.
-        let deflicker: String?
+        /// `--deflicker` found flicker to take out.
+        let deflickers: Bool
         let splice: MixedReencode.Splice?
 
         /// Every segment copied.
@@ -50,7 +50,7 @@ extension ExportPlan {
                 ? nil : spliced(map, analysis, failures: failures, settings: settings, end: timeline.end, notes: &notes)
             return VideoChoice(
                 map: map, levels: levels, failures: failures, codecChange: codecChange, reencodesAll: reencodesAll,
-                deflicker: analysis.flicker?.model != nil ? analysis.flicker?.note : nil, splice: splice)
+                deflickers: analysis.flicker?.model != nil, splice: splice)
         }
 
         /// The splice that re-encodes only the failing segments; nil (with a note when some could
@@ -76,7 +76,7 @@ extension ExportPlan {
             if settings.reencode == .always { return "--reencode always" }
             if let shutter = settings.shutter { return "--shutter \(TimeMap.seconds(shutter)): frames are averaged" }
             if let codecChange { return "--codec \(codecChange.rawValue)" }
-            if deflicker != nil, settings.fillDrops == nil { return "--deflicker: the pictures' flicker is taken out" }
+            if deflickers, settings.fillDrops == nil { return "--deflicker: the pictures' flicker is taken out" }
             return settings.fillDrops != nil ? fillDropsReason : reasons(failures)
         }
     }

@@ -6,31 +6,23 @@ import HFRMedia
 /// measures the corrected pictures so the report can say how deep the flicker is after.
 final class DeflickerStage {
     let corrector: FlickerCorrector
-    private var levels: (format: PixelFormat, levels: SampleLevels?)?
-    private var converter: PictureConverter
+    private var pictures: PictureLevels
     /// The corrected pictures' brightness.
     private var after: FlickerSeries
 
     init(model: FlickerModel, width: Int, height: Int) throws(ExportFailure) {
         corrector = FlickerCorrector(model: model)
-        converter = try ExportFailure.during("video conversion") { try PictureConverter(width: width, height: height) }
+        pictures = try ExportFailure.during("video conversion") { try PictureLevels(width: width, height: height) }
         after = FlickerSeries(height: height)
     }
 
     /// `frame` without its flicker at real `time` (seconds): the frame itself, or an I420 copy
     /// for formats whose brightness is not in planes of its own.
     func correct(_ frame: Frame, time: Double) throws(ExportFailure) -> Frame {
-        guard let format = frame.pixelFormat else { return frame }
-        if levels?.format != format {
-            levels = (format, SampleLevels(format: format, width: frame.width, height: frame.height))
-        }
-        if let own = levels?.levels {
-            try ExportFailure.during("--deflicker") { try frame.makeWritable() }
-            return corrected(frame, own, time)
-        }
-        let picture = try ExportFailure.during("video conversion", as: .inputData) { try converter.ownedI420(frame) }
-        guard let i420 = SampleLevels.of(picture) else { return picture }
-        return corrected(picture, i420, time)
+        let readable = try ExportFailure.during("video conversion", as: .inputData) { try pictures.readable(frame) }
+        guard let (picture, levels) = readable else { return frame }
+        if picture === frame { try ExportFailure.during("--deflicker") { try frame.makeWritable() } }
+        return corrected(picture, levels, time)
     }
 
     /// `picture` corrected in place and measured.
