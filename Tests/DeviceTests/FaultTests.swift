@@ -31,11 +31,11 @@ extension DeviceTests {
             #expect(r.status == 69, "\(r.stderr)")
             #expect(r.stderr.contains("\(device): lost after"), "\(r.stderr)")
             #expect(r.stderr.contains("disconnected"), "\(r.stderr)")
-            let kept = Int(r.stderr.split(separator: " ").drop { $0 != "after" }.dropFirst().first ?? "") ?? -1
+            let kept = Self.kept(r.stderr)
             // The finished file (not the partial one) holds every frame encoded before the unplug.
             #expect(try dir.contents().filter { !$0.hasPrefix("bg-") } == ["fault.mp4"])
             let decoded = try FFprobe.count(out, decoding: true)
-            #expect(decoded == kept && kept >= 90, "kept \(kept), decoded \(decoded)")
+            #expect(decoded == kept && kept >= 30, "kept \(kept), decoded \(decoded)")
             let check = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", out, "-f", "null", "-"])
             #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
             #expect(Guest.waitForCamera(device), "vivid reconnects once every handle is closed")
@@ -77,8 +77,17 @@ extension DeviceTests {
             let (r, out) = try recordAndPress("inject_fatal_streaming_error", after: 2, in: dir, device: device)
             #expect(r.status == 69, "\(r.stderr)")
             #expect(r.stderr.contains("lost after") && r.stderr.contains("VIDIOC_DQBUF"), "\(r.stderr)")
+            // Nothing lost: every frame hfr says it kept is in the file. How many vivid delivered in the
+            // 2 s depends on the emulated guest's load (87 of 120 under TCG with the host suite beside
+            // it), so the floor only shows that capture ran for a while: half a second at 60 fps.
+            let kept = Self.kept(r.stderr)
             let decoded = try FFprobe.count(out, decoding: true)
-            #expect(decoded >= 90, "\(decoded) frames kept")
+            #expect(decoded == kept && kept >= 30, "kept \(kept), decoded \(decoded)")
+        }
+
+        /// N in hfr's "lost after N frames" line, or -1.
+        static func kept(_ stderr: String) -> Int {
+            Int(stderr.split(separator: " ").drop { $0 != "after" }.dropFirst().first ?? "") ?? -1
         }
 
         @Test func refusedStreamOnLeavesNothing() throws {
