@@ -130,11 +130,12 @@ public struct BatchCommand: Command {
             case .value: (spec.name, .value)
             case .repeatedValue: (spec.name, .repeated)
             }
-        }.filter { $0.0 != "json" && $0.0 != "force" && $0.0 != "dry-run" },
+        }.filter { !["json", "force", "dry-run", "split-part"].contains($0.0) },
         reserved: [
             "dry-run": "use 'hfr batch --dry-run' to see every job's plan",
             "json": "set by hfr batch itself (it reads each export's summary)",
             "force": "set by hfr batch itself: use 'hfr batch --force' to replace outputs it did not write",
+            "split-part": "set by hfr batch itself for the units of a job that says \"split\"",
         ],
         validate: { arguments in
             do throws(HFRError) {

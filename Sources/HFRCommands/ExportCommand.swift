@@ -184,6 +184,10 @@ public struct ExportCommand: Command {
             help: "Across a scene cut, in place of made frames: repeat (default) or crossfade.",
             choices: ExportSettings.CutFill.allCases.map(\.rawValue)),
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
+        .value(
+            "split-part", "video|rest",
+            help: "One unit of a split batch job: only the video of --range, or every other track (hfr batch sets it).",
+            choices: ExportSettings.SplitPart.allCases.map(\.rawValue)),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
         .flag("dry-run", help: "Print the plan (frames kept per segment, output length) and write nothing."),
@@ -279,6 +283,12 @@ public struct ExportCommand: Command {
                 throw .usage(
                     "--deflicker must be auto, 50 or 60 (the mains frequency in Hz), not '\(text)'", of: command)
             }
+        }
+        if let text = arguments.value("split-part") {
+            guard let part = ExportSettings.SplitPart(rawValue: text) else {
+                throw .usage("--split-part must be video or rest, not '\(text)'", of: command)
+            }
+            settings.splitPart = part
         }
         if let text = arguments.value("fill-drops") {
             guard let fill = ExportSettings.DropFill(rawValue: text) else {

@@ -33,13 +33,16 @@ extension ExportPipeline {
             plan: plan, timecode: plan.timecode, video: video, format: format, origin: analysis.origin,
             presentation: presentation)
         demuxer.discardStreams(except: Set([video.index] + audio.map(\.input) + extras.inputIndices))
+        // A split job's rest unit plans and counts the video as the dry run does and writes the rest.
+        let writesVideo = settings.splitPart != .rest
         let mapped =
-            extras.isEmpty && audio.count <= 1
+            extras.isEmpty && audio.count <= 1 && writesVideo
             ? MappedCopy.prepare(demuxer, settings: settings, plan: plan, video: video, format: format) : nil
         let sink = StoppingSink(try makeSink(mapped), shouldStop: shouldStop)
+        let videoSink = writesVideo ? sink : StoppingSink(CountingSink(container: format), shouldStop: shouldStop)
         let videoOut = try VideoOutput(
-            demuxer: demuxer, sink: sink, info: video, plan: plan, origin: analysis.origin, presentation: presentation,
-            timecode: extras.timecode)
+            demuxer: demuxer, sink: videoSink, info: video, plan: plan, origin: analysis.origin,
+            presentation: presentation, timecode: extras.timecode)
         var audioOut: [AudioOutput] = []
         for a in audio {
             audioOut.append(
@@ -53,9 +56,9 @@ extension ExportPipeline {
         progress?(videoOut.tick(inputFraction: 0))
         for a in audioOut { try a.prepare(input: settings.input) }
         let spacing = try copyPackets(
-            demuxer, mapped: mapped, to: sink, video: videoOut, audio: audioOut, extras: extras, fileSize: fileSize,
-            progress: progress)
-        try videoOut.finish(to: sink)
+            demuxer, mapped: mapped, to: sink, video: (videoOut, videoSink), audio: audioOut, extras: extras,
+            fileSize: fileSize, progress: progress)
+        try videoOut.finish(to: videoSink)
         for a in audioOut { try a.finish(to: sink) }
         try sink.finish()
         let notes =

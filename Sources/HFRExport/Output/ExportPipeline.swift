@@ -114,7 +114,9 @@ public final class ExportPipeline {
                     ExportMetadata.floatTags(plan: plan, sourceCaptureRate: analysis.captureRate), inFileAt: path)
             }
             // FFmpeg 5.1 writes no rotation into Matroska: a quarter turn goes in as a `Projection` roll.
-            if format.rotation == .quarterTurns, let turn = pass.presentation.clockwiseRotation, turn != 0 {
+            if format.rotation == .quarterTurns, settings.splitPart != .rest,
+                let turn = pass.presentation.clockwiseRotation, turn != 0
+            {
                 try MatroskaRotationPatch.setRotation(clockwise: turn, inFileAt: path)
             }
         } catch {
@@ -126,6 +128,12 @@ public final class ExportPipeline {
                 "--fill-drops made \(videoOut.tally.filledDrops) frames where \(plan.filledDrops.count) were planned")
         }
         var report = report(analysis: analysis, plan: plan, pass: pass)
+        report.isKernelCopy = pass.isMapped
+        // A split job's rest unit holds no video to check: its joined output is checked (`SplitJoin`).
+        guard settings.splitPart != .rest else {
+            report.outputDuration = pass.preview.outputDuration
+            return report
+        }
         let facts = try OutputFacts.read(path, videoStream: videoOut.index)
         try facts.check(
             framesOut: videoOut.framesOut, shown: videoOut.framesOut - videoOut.hiddenOut,
@@ -135,7 +143,6 @@ public final class ExportPipeline {
             written: videoOut.tally,
             longestLastFrame: longestLastFrame(demuxer, analysis: analysis, plan: plan), isCopy: plan.layers != nil)
         report.outputDuration = facts.duration ?? pass.preview.outputDuration
-        report.isKernelCopy = pass.isMapped
         return report
     }
 
@@ -164,7 +171,8 @@ public final class ExportPipeline {
     private func header(
         plan: ExportPlan, analysis: InputAnalysis, inputTags: [String: String], isISO: Bool
     ) -> [(key: String, value: String)] {
-        let tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate, isISO: isISO)
+        var tags = ExportMetadata.tags(plan: plan, sourceCaptureRate: analysis.captureRate, isISO: isISO)
+        if let part = settings.splitPart { tags.merge(SplitTags.tags(part, plan: plan)) { $1 } }
         return tags.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) }
             + ExportMetadata.identity(inputTags: inputTags, input: settings.input).map { ($0.key, $0.value) }
     }
@@ -172,9 +180,11 @@ public final class ExportPipeline {
     /// The packets of the pass: every one checked, then handed to its stream's output. With
     /// `mapped`, video packets come from the index and view the mapped input; else all are read.
     func copyPackets(
-        _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to sink: any PacketSink, video: VideoOutput,
-        audio: [AudioOutput], extras: ExtraTrackOutput, fileSize: Int64, progress: ((ExportTick) -> Void)?
+        _ demuxer: borrowing Demuxer, mapped: MappedCopy?, to sink: any PacketSink,
+        video videoOutput: (output: VideoOutput, sink: any PacketSink), audio: [AudioOutput], extras: ExtraTrackOutput,
+        fileSize: Int64, progress: ((ExportTick) -> Void)?
     ) throws(ExportFailure) -> GapRange {
+        let video = videoOutput.output
         let packet = try ExportFailure.during("allocating a packet") { try Packet() }
         var lastProgress = Date()
         var inputFraction = 0.0
@@ -208,7 +218,7 @@ public final class ExportPipeline {
                 try decodeTimes.check(packet.dts)
                 try presentationTimes.check(packet.pts)
                 spacing.keep(packet.pts)
-                try video.write(packet, to: sink)
+                try video.write(packet, to: videoOutput.sink)
             } else if let track = audio.first(where: { $0.info.index == packet.streamIndex }) {
                 try track.write(packet, to: sink)
             }

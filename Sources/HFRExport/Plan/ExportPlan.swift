@@ -225,7 +225,9 @@ public struct ExportPlan: Sendable {
         // Frames left out of a constant rate lie on its grid too: each gap stays whole periods.
         cadence = analysis.frameCadence
         // The range asked for: a Matroska copy's start snapped back to the first keyframe has none.
-        if settings.audio != .mute, let lead = AudioLead.kept(analysis, start: settings.range?.start ?? start) {
+        if settings.audio != .mute, settings.splitPart != .video,
+            let lead = AudioLead.kept(analysis, start: settings.range?.start ?? start)
+        {
             audioLead = lead
             notes.append(AudioLead.note(self))
         }

@@ -85,6 +85,19 @@ public struct ExportSettings: Sendable {
     public var cutFill: CutFill = .repeat
     /// `--deflicker`: the mains flicker found in the pictures is taken out (which re-encodes).
     public var deflicker: Deflicker?
+    /// `--split-part`: this export is one unit of a split batch job (`hfr batch`, `"split"`), which
+    /// writes only some of the output's tracks; nil writes them all.
+    public var splitPart: SplitPart?
+
+    /// The units a split batch job is cut into: each writes the tracks of the whole output that it
+    /// owns, and `hfr batch` joins them (`SplitJoin`) into what one export would have written.
+    public enum SplitPart: String, Sendable, CaseIterable {
+        /// The video of one stretch of the input (`--range` at a keyframe): every other track left out.
+        case video
+        /// Every track but the video, of the whole job: audio stretched in one piece, so it equals
+        /// one export's to the sample; the video is planned and counted as a dry run does, not written.
+        case rest
+    }
 
     public init(
         input: String, output: String, mode: Mode, range: (start: Rational, end: Rational?)?,

@@ -94,6 +94,11 @@ extension TrackPlan {
     /// One plan per input stream, in input order.
     static func plans(_ inputs: Inputs, plan: ExportPlan) -> [TrackPlan] {
         inputs.streams.map { s in
+            switch (inputs.settings.splitPart, s.index == inputs.video.index) {
+            case (.video, false): return drop(s, "a split job's video part writes only the video")
+            case (.rest, true): return drop(s, "a split job's video parts write it")
+            default: break
+            }
             if s.index == inputs.video.index { return video(s, plan: plan) }
             if let why = TrackChoice.leftOutReason(s, video: inputs.video) { return drop(s, why) }
             if s.isAttachment { return attachment(s, container: inputs.container) }
