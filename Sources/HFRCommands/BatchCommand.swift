@@ -135,7 +135,7 @@ public struct BatchCommand: Command {
             "dry-run": "use 'hfr batch --dry-run' to see every job's plan",
             "json": "set by hfr batch itself (it reads each export's summary)",
             "force": "set by hfr batch itself: use 'hfr batch --force' to replace outputs it did not write",
-            "split-part": "set by hfr batch itself for the units of a job that says \"split\"",
+            "split-part": "the units of a split job are made by hfr, not written in a manifest",
         ],
         validate: { arguments in
             do throws(HFRError) {

@@ -186,7 +186,7 @@ public struct ExportCommand: Command {
         RotateArgument.option(help: "Display rotation, degrees clockwise (0 clears it; default: the input's)."),
         .value(
             "split-part", "video|rest",
-            help: "One unit of a split batch job: only the video of --range, or every other track (hfr batch sets it).",
+            help: "One unit of a job split over workers: only the video of --range, or every other track.",
             choices: ExportSettings.SplitPart.allCases.map(\.rawValue)),
         .flag("force", help: "Replace OUTPUT if it exists."),
         .flag("json", help: "Write a summary as JSON to stdout (schema hfr.export/1)."),
