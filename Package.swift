@@ -86,7 +86,7 @@ let package = Package(
         // Synthesizing in-between frames: optical flow, blending.
         .target(name: "HFRInterpolation", dependencies: ["HFRMedia", "COpticalFlow"]),
         // Batches: manifests, shards, resume records, child exports, reports.
-        .target(name: "HFRBatch", dependencies: ["HFRMedia"]),
+        .target(name: "HFRBatch", dependencies: ["HFRMedia", "HFRProbe"]),
         .target(
             name: "HFRCommands",
             dependencies: [

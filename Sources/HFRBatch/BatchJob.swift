@@ -12,6 +12,9 @@ public struct BatchJob: Sendable, Equatable {
     /// Which entry of the manifest's `jobs` array made this job (0-based), and its line.
     public let entry: Int
     public let line: Int
+    /// A unit of a job that says `"split"`: which part of the job's output it writes (`output` is
+    /// then the unit's own file); nil for a whole job.
+    public var split: SplitUnit?
 
     public init(
         input: String, output: String, options: [String], manifestInput: String, manifestOutput: String, entry: Int,

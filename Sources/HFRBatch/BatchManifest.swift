@@ -21,7 +21,10 @@ public struct BatchManifest: Sendable {
     public let files: BatchPaths
 
     /// Reads and expands the manifest at `path` (a file that could be read: the caller reads it).
-    public init(text: String, path: String, table: ExportOptionTable) throws(ManifestError) {
+    /// `segmentSeconds`: how long the parts of a job that says `"split": "auto"` are (`--segment-seconds`).
+    public init(
+        text: String, path: String, table: ExportOptionTable, segmentSeconds: Rational = Rational(60)
+    ) throws(ManifestError) {
         let root: JSONNode
         do {
             root = try JSONReader.parse(text)
@@ -29,7 +32,7 @@ public struct BatchManifest: Sendable {
             throw ManifestError("invalid JSON: \(error.message)", at: error.position)
         }
         let entries = try Self.entries(of: root, table: table)
-        (jobs, notes, files) = try Self.expand(entries, manifest: path)
+        (jobs, notes, files) = try Self.expand(entries, manifest: path, segmentSeconds: segmentSeconds)
     }
 
     /// One element of `jobs` as written.
@@ -39,6 +42,14 @@ public struct BatchManifest: Sendable {
         let input: (text: String, position: TextPosition)
         let output: (text: String, position: TextPosition)
         let options: [String]
+        /// `"split"`: how many parts, and where it was written.
+        var split: (request: SplitRequest, position: TextPosition)? = nil
+    }
+
+    /// A job's `"split"`: N parts, or parts of about `--segment-seconds`.
+    enum SplitRequest: Equatable {
+        case parts(Int)
+        case auto
     }
 
     // MARK: reading the document
@@ -66,6 +77,11 @@ public struct BatchManifest: Sendable {
                     field: "defaults")
             }
             defaults = members
+            if let split = members.first(where: { $0.key == "split" }) {
+                throw ManifestError(
+                    "belongs to a job (each job says how it is split), not to defaults", at: split.keyPosition,
+                    field: "defaults.split")
+            }
             for member in members {
                 _ = try option(member, field: "defaults.\(member.key)", table: table)
             }
@@ -111,7 +127,7 @@ public struct BatchManifest: Sendable {
         // The job's own options replace the defaults; null removes a default.
         var chosen: [String: (member: JSONNode.Member, field: String)] = [:]
         for member in defaults { chosen[member.key] = (member, "defaults.\(member.key)") }
-        for member in members where member.key != "input" && member.key != "output" {
+        for member in members where !["input", "output", "split"].contains(member.key) {
             if case .null = member.value.value {
                 guard table.options.contains(where: { $0.name == member.key }) else {
                     _ = try option(member, field: "\(field).\(member.key)", table: table)
@@ -136,8 +152,28 @@ public struct BatchManifest: Sendable {
             throw ManifestError(
                 problem, at: culprit?.member.value.position ?? item.position, field: culprit?.field ?? field)
         }
-        return Entry(
-            index: index, position: item.position, input: input, output: output, options: arguments)
+        var entry = Entry(index: index, position: item.position, input: input, output: output, options: arguments)
+        if let member = members.first(where: { $0.key == "split" }) {
+            entry.split = (try splitRequest(member.value, field: "\(field).split"), member.value.position)
+        }
+        return entry
+    }
+
+    /// `"split": N` (1 to 256 parts; 1 is no split) or `"split": "auto"`.
+    static func splitRequest(_ node: JSONNode, field: String) throws(ManifestError) -> SplitRequest {
+        switch node.value {
+        case .string("auto"): return .auto
+        case .number(let text):
+            guard let n = Int(text), (1...256).contains(n) else {
+                throw ManifestError(
+                    "must be a whole number of parts from 1 to 256, not \(text)", at: node.position, field: field)
+            }
+            return .parts(n)
+        default:
+            throw ManifestError(
+                "must be a number of parts (2, 4, …) or \"auto\" (parts of --segment-seconds), not \(node.kindName)",
+                at: node.position, field: field)
+        }
     }
 
     /// `"conform": 30` → `["--conform", "30"]`; the error names the field.
@@ -178,7 +214,7 @@ public struct BatchManifest: Sendable {
     // MARK: expanding into jobs
 
     static func expand(
-        _ entries: [Entry], manifest: String
+        _ entries: [Entry], manifest: String, segmentSeconds: Rational
     ) throws(ManifestError) -> ([BatchJob], [String], BatchPaths) {
         let paths = ManifestPaths(manifest: manifest)
         var expanded: [Expansion] = []
@@ -211,7 +247,15 @@ public struct BatchManifest: Sendable {
             for input in inputs {
                 let job = e.job(for: input, paths: paths)
                 try checkOutput(of: job, from: e.entry, files: &files)
-                jobs.append(job)
+                guard let split = e.entry.split else {
+                    jobs.append(job)
+                    continue
+                }
+                let units = try SplitUnits.units(
+                    of: job, split.request, segmentSeconds: segmentSeconds, notes: &notes,
+                    at: (split.position, "jobs[\(e.entry.index)].split"))
+                for unit in units where units.count > 1 { try checkOutput(of: unit, from: e.entry, files: &files) }
+                jobs += units
             }
         }
         return (jobs, notes, files)

@@ -58,10 +58,18 @@ public struct ShardReport: Sendable {
         guard let options = read.object["options"] as? [String] else {
             throw ReportError("\(read.path): \(read.prefix)options is not an array of strings")
         }
-        let job = BatchJob(
+        var job = BatchJob(
             input: try read.string("input"), output: try read.string("output"), options: options,
             manifestInput: try read.string("manifestInput"), manifestOutput: try read.string("manifestOutput"),
             entry: try read.int("manifestEntry"), line: 0)
+        if let split = read.object["split"] as? [String: Any] {
+            let unit = Fields(object: split, path: read.path, prefix: read.prefix + "split.")
+            let part: SplitUnit.Part =
+                try unit.string("part") == "rest" ? .rest : .video((split["index"] as? Int) ?? 0)
+            job.split = SplitUnit(
+                part: part, parts: try unit.int("parts"), output: try unit.string("output"),
+                manifestOutput: try unit.string("manifestOutput"))
+        }
         let id = try read.string("id")
         guard id == job.id else {
             throw ReportError("\(read.path): \(read.prefix)id \(id) is not the id of \(job.title)")

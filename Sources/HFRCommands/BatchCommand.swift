@@ -67,6 +67,9 @@ public struct BatchCommand: Command {
             choices: ["auto"]),
         .value("report", "FILE", help: "Write a JUnit XML report: one testcase per job."),
         .value("json-report", "FILE", help: "Write a JSON report (schema hfr.batch.report/1)."),
+        .value(
+            "segment-seconds", "S",
+            help: "Parts of a job that says \"split\": \"auto\" are about S seconds of input (default 60)."),
         .flag("resume", help: "Skip jobs whose output is up to date (input digest and options match)."),
         .flag("force", help: "Replace outputs that hfr batch did not write."),
         .flag("fail-fast", help: "Stop at the first failed job."),
@@ -81,6 +84,7 @@ public struct BatchCommand: Command {
     }
 
     let manifest: String?
+    let segmentSeconds: Rational
     let workers: Int
     let shard: ShardChoice
     let report: String?
@@ -97,6 +101,15 @@ public struct BatchCommand: Command {
         example = arguments.flag("example")
         manifest = arguments.positional("MANIFEST")
         if manifest == nil, !example { throw .usage("missing MANIFEST", of: command) }
+        if let text = arguments.value("segment-seconds") {
+            guard let seconds = Rational(parsingTime: text), seconds > Rational(0) else {
+                throw .usage(
+                    "--segment-seconds must be a length of input such as 60 or 2:30, not '\(text)'", of: command)
+            }
+            segmentSeconds = seconds
+        } else {
+            segmentSeconds = Rational(60)
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         workers = try arguments.value("jobs", as: Int.self) ?? cores
         guard workers >= 1 else { throw .usage("-j must be at least 1", of: command) }
@@ -152,7 +165,7 @@ public struct BatchCommand: Command {
             return
         }
         guard let manifest else { return }
-        let parsed = try Self.load(manifest)
+        let parsed = try Self.load(manifest, segmentSeconds: segmentSeconds)
         try Self.checkReports(
             [("--report", report), ("--json-report", jsonReport)], files: parsed.files, of: Self.self)
         let (part, shardSource) = try chosenShard()
@@ -164,6 +177,9 @@ public struct BatchCommand: Command {
         }
         for path in [report, jsonReport].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
         let outcome = run(jobs)
+        // Split jobs whose every unit ran here are joined now; shards leave theirs to the merge.
+        let joins = Signals.isStopRequested ? [] : BatchJoins.join(outcome.results, force: force)
+        BatchJoins.report(joins)
         if let report {
             var suite = JUnitReport.Suite(
                 manifest: manifest, shard: part, results: outcome.results, seconds: outcome.seconds,
@@ -175,12 +191,21 @@ public struct BatchCommand: Command {
             let document = BatchJSON.document(
                 manifest: manifest, shard: part, shardSource: shardSource, workers: workers, manifestJobs: parsed.jobs,
                 results: outcome.results, run: (outcome.started, outcome.seconds, Self.hostname),
-                stoppedEarly: outcome.stoppedEarly)
+                stoppedEarly: outcome.stoppedEarly, joins: joins)
             try Self.write(document.rendered + "\n", to: jsonReport)
         }
         try Self.conclude(
             outcome.results, manifest: manifest, shard: part, manifestJobs: parsed.jobs.count,
             seconds: outcome.seconds)
+        try Self.concludeJoins(joins, manifest: manifest)
+    }
+
+    /// Exit 1 when a split job's output could not be joined from units that all succeeded.
+    static func concludeJoins(_ joins: [BatchJoins.Join], manifest: String) throws(HFRError) {
+        guard let failed = joins.first(where: { $0.status == .failed }) else { return }
+        throw HFRError(
+            "\(manifest): \(failed.manifestOutput) could not be joined from its parts: \(failed.error ?? "")",
+            exitCode: .failure)
     }
 
     /// How the jobs went, and when.
@@ -192,10 +217,11 @@ public struct BatchCommand: Command {
     }
 
     /// The manifest read and checked whole; its problems are usage errors naming line and field.
-    static func load(_ manifest: String) throws(HFRError) -> BatchManifest {
+    static func load(_ manifest: String, segmentSeconds: Rational = Rational(60)) throws(HFRError) -> BatchManifest {
         let text = try read(manifest)
         do throws(ManifestError) {
-            return try BatchManifest(text: text, path: manifest, table: exportOptions)
+            return try BatchManifest(
+                text: text, path: manifest, table: exportOptions, segmentSeconds: segmentSeconds)
         } catch {
             throw .usage(error.describe(manifest: manifest), of: BatchCommand.self)
         }

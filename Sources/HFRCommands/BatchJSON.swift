@@ -8,7 +8,8 @@ enum BatchJSON {
 
     static func document(
         manifest: String, shard: Shard, shardSource: String?, workers: Int, manifestJobs jobs: [BatchJob],
-        results: [JobResult], run: (started: Date, seconds: Double, hostname: String), stoppedEarly: Bool
+        results: [JobResult], run: (started: Date, seconds: Double, hostname: String), stoppedEarly: Bool,
+        joins: [BatchJoins.Join] = []
     ) -> JSONValue {
         return .object([
             ("schema", .string(schema)),
@@ -29,6 +30,7 @@ enum BatchJSON {
             ("stoppedEarly", .bool(stoppedEarly)),
             ("elapsedSeconds", .double(run.seconds)),
             ("jobs", .array(results.map(job))),
+            ("joins", BatchJoins.json(joins)),
         ])
     }
 
@@ -63,6 +65,23 @@ enum BatchJSON {
             ("exitCode", .optional(r.exitCode.map { .int(Int64($0)) })),
             ("signal", .optional(r.signal.map { .int(Int64($0)) })),
             ("error", .optional(r.error.map { .string($0) })),
+            ("split", .optional(r.job.split.map(split))),
+        ])
+    }
+
+    /// `jobs[].split`: which unit of a split job this is.
+    static func split(_ unit: SplitUnit) -> JSONValue {
+        let index: Int? =
+            switch unit.part {
+            case .video(let n): n
+            case .rest: nil
+            }
+        return .object([
+            ("output", .string(unit.output)),
+            ("manifestOutput", .string(unit.manifestOutput)),
+            ("part", .string(index == nil ? "rest" : "video")),
+            ("index", .optional(index.map { .int(Int64($0)) })),
+            ("parts", .int(Int64(unit.parts))),
         ])
     }
 

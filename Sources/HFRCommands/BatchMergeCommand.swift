@@ -58,9 +58,15 @@ public struct BatchMergeCommand: Command {
         } catch {
             throw HFRError(error.message, exitCode: .dataError)
         }
+        // Split jobs are joined from their units, which the shards wrote beside the outputs.
+        let joins = BatchJoins.join(merged.results, force: false)
+        BatchJoins.report(joins)
         if let junit { try BatchCommand.write(JUnitReport.document(Self.suites(merged)), to: junit) }
-        if let json { try BatchCommand.write(BatchMergeJSON.document(merged).rendered + "\n", to: json) }
+        if let json {
+            try BatchCommand.write(BatchMergeJSON.document(merged, joins: joins).rendered + "\n", to: json)
+        }
         try Self.conclude(merged)
+        try BatchCommand.concludeJoins(joins, manifest: merged.manifest)
     }
 
     /// One JUnit suite per shard, with where and when it ran.

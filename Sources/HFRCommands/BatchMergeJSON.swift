@@ -5,7 +5,7 @@ import HFRMedia
 enum BatchMergeJSON {
     static let schema = "hfr.batch.merged/1"
 
-    static func document(_ merged: ReportMerge) -> JSONValue {
+    static func document(_ merged: ReportMerge, joins: [BatchJoins.Join] = []) -> JSONValue {
         let results = merged.results
         let jobs = zip(results, merged.shardOfResult).map { result, shard in
             guard case .object(let members) = BatchJSON.job(result) else { return BatchJSON.job(result) }
@@ -20,6 +20,7 @@ enum BatchMergeJSON {
             ("totals", BatchJSON.totals(results)),
             ("stoppedEarly", .bool(merged.shards.contains { $0.stoppedEarly })),
             ("jobs", .array(jobs)),
+            ("joins", BatchJoins.json(joins)),
         ])
     }
 
