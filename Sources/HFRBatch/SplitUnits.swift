@@ -8,6 +8,15 @@ enum SplitUnits {
         of job: BatchJob, _ request: BatchManifest.SplitRequest, segmentSeconds: Rational, notes: inout [String],
         at place: (position: TextPosition, field: String)
     ) throws(ManifestError) -> [BatchJob] {
+        // Matroska has no edit lists: its muxer moves the whole timeline by the audio's priming,
+        // which a file without the audio (a video part) cannot know, so the join could not place
+        // the video where one export puts it.
+        let container = Container(output: job.output)
+        guard container.hasEditLists else {
+            throw ManifestError(
+                "a split job writes MP4 or MOV: \(container.displayName) (\(job.manifestOutput)) has no edit lists, "
+                    + "so its parts cannot be joined exactly", at: place.position, field: place.field)
+        }
         let points: SplitPoints
         switch SplitPoints.read(job.input) {
         case .success(let read): points = read

@@ -37,6 +37,14 @@ public struct BatchCommand: Command {
           --resume       skip a job whose output exists and whose record matches: same input
                          SHA-256, same options, same output size.
 
+        A job that says "split": N (or "auto": parts of about --segment-seconds of input, default
+        60) is cut at the input's keyframes into N video parts (export --range A-B --split-part
+        video) and one unit with every other track of the whole job (--split-part rest): units that
+        shards, --resume and the reports treat as jobs, written to OUTPUT.hfr-split/. When every
+        unit is done the output is joined from them without decoding: copied video and the audio
+        come out packet for packet as one export writes them. 'hfr batch' joins when it ran every
+        unit, 'hfr batch merge' does for shards. Split jobs write MP4 or MOV.
+
         --dry-run runs nothing and writes nothing: a table of the shard's jobs, each with its export's
         plan (copied or re-encoded, frames and seconds written, the audio as really handled: copied
         where the speed is 1), or the error its export would fail with. --json: the same as JSON

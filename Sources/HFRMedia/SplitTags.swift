@@ -8,11 +8,13 @@ public enum SplitTags {
     /// the first frame, kept).
     public static let videoDelay = "com.hfr.split.video-delay"
 
-    /// Whether `key` is one of these.
-    public static func isSplitTag(_ key: String) -> Bool { key.hasPrefix("com.hfr.split.") }
+    /// Whether `key` is one of these (Matroska's tags read back in capitals).
+    public static func isSplitTag(_ key: String) -> Bool { key.lowercased().hasPrefix("com.hfr.split.") }
 
-    /// The rational a tag holds (`Rational.description`), nil when absent or not one.
+    /// The rational a tag holds (`Rational.description`), nil when absent or not one; the key
+    /// matched regardless of case, as Matroska stores tag names in capitals.
     public static func value(_ key: String, in tags: [String: String]) -> Rational? {
-        tags[key].flatMap { Rational(parsing: $0) }
+        let wanted = key.lowercased()
+        return tags.first { $0.key.lowercased() == wanted }.flatMap { Rational(parsing: $0.value) }
     }
 }

@@ -62,7 +62,9 @@ public enum SplitJoin {
         }
         let brand: Set<String> = ["major_brand", "minor_version", "compatible_brands"]
         for (key, value) in tags.sorted(by: { $0.key < $1.key })
-        where !SplitTags.isSplitTag(key) && !brand.contains(key) && key != Prober.androidCaptureRateKey {
+        where !SplitTags.isSplitTag(key) && !brand.contains(key)
+            && key.lowercased() != Prober.androidCaptureRateKey.lowercased()
+        {
             muxer.setMetadata(key, value)
         }
         let captureRate = SplitTags.value(Prober.captureRateKey, in: tags)
@@ -77,6 +79,7 @@ public enum SplitJoin {
         let other = try Packet()
         var others = OtherTracks(streams: restInput.streams, outputIndex: outputIndex)
         others.pending = try restInput.read(into: other)
+        var lastDecodeTime: Int64?
         for (n, path) in parts.enumerated() {
             let input = try Demuxer(url: path)
             guard let stream = input.streams.first(where: { $0.kind == .video }),
@@ -95,6 +98,12 @@ public enum SplitJoin {
                 guard packet.streamIndex == stream.index else { continue }
                 packet.pts = packet.pts.map { $0 + shift }
                 packet.dts = packet.dts.map { $0 + shift }
+                // Matroska stores no decode times: a part's first frames before the reordering
+                // delay have none. After a seam they follow the previous part's, one tick apart.
+                if packet.dts == nil, let last = lastDecodeTime, let pts = packet.pts {
+                    packet.dts = min(last + 1, pts)
+                }
+                lastDecodeTime = packet.dts ?? lastDecodeTime
                 let time = Rational.seconds(packet.dts ?? packet.pts ?? 0, in: stream.timeBase)
                 result.otherPackets += try others.write(restInput, other, before: time, to: &muxer)
                 try muxer.write(packet, from: stream.timeBase, to: videoIndex)
