@@ -21,7 +21,13 @@ enum BatchExample {
 
             // A speed ramp on one file, audio stretched in the time domain.
             { "input": "recordings/jump.mp4", "output": "out/jump-ramp.mkv",
-              "ramp": "0-2@1,2-4@0.25,4-@1", "audio": "time-domain" }
+              "ramp": "0-2@1,2-4@0.25,4-@1", "audio": "time-domain" },
+
+            // One long take slowed 8x with made frames, split at keyframes into 4 parts that
+            // workers (shards, -j) export side by side, then joined: "split": "auto" makes parts
+            // of --segment-seconds (60). Split jobs write .mp4 or .mov.
+            { "input": "recordings/jump.mp4", "output": "out/jump-8x.mp4",
+              "speed": 0.125, "fps": 120, "interpolate": "flow", "split": 4 }
           ]
         }
 

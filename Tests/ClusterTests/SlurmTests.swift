@@ -171,11 +171,15 @@ import Testing
         #expect(mixed.status == 65 && mixed.stderr.contains("\(foreign) is from another manifest"), "\(mixed.stderr)")
     }
 
-    /// `sbatch --array=1-4` of the README's job script in the workspace, one CPU (so one export) per
-    /// task; the array's job id.
-    func submit(_ w: BatchWorkspace, _ cluster: SlurmCluster) throws -> String {
+    /// `sbatch --array=1-4` of the README's job script in the workspace for `manifest`, one CPU (so
+    /// one export) per task; the array's job id.
+    func submit(_ w: BatchWorkspace, _ cluster: SlurmCluster, manifest: String = "batch.json") throws -> String {
         let r = try cluster.client(
-            "sbatch", ["--parsable", "--array=1-4", "--cpus-per-task=1", "--chdir", w.dir.path("."), Self.jobScript],
+            "sbatch",
+            [
+                "--parsable", "--array=1-4", "--cpus-per-task=1", "--chdir", w.dir.path("."),
+                "--export=ALL,MANIFEST=\(manifest)", Self.jobScript,
+            ],
             path: Self.hfrDirectory)
         #expect(r.status == 0, "sbatch: \(r.stderr)")
         return try #require(
