@@ -1,3 +1,4 @@
+import Foundation
 import HFRMedia
 
 /// A job that says `"split"` cut into its units (`SplitUnit`): the video parts at the input's
@@ -40,13 +41,16 @@ enum SplitUnits {
         }
         guard ranges.count > 1 else { return [job] }
         let options = SplitUnit.withoutRange(job.options)
+        // Absolute: `hfr batch merge` joins it wherever it is started (on the shards' shared file system).
+        let absolute =
+            job.output.hasPrefix("/") ? job.output : FileManager.default.currentDirectoryPath + "/" + job.output
         func unit(_ part: SplitUnit.Part, _ unitOptions: [String]) -> BatchJob {
             var unit = BatchJob(
                 input: job.input, output: SplitUnit.file(part, of: job.output), options: unitOptions,
                 manifestInput: job.manifestInput, manifestOutput: SplitUnit.file(part, of: job.manifestOutput),
                 entry: job.entry, line: job.line)
             unit.split = SplitUnit(
-                part: part, parts: ranges.count, output: job.output, manifestOutput: job.manifestOutput)
+                part: part, parts: ranges.count, output: absolute, manifestOutput: job.manifestOutput)
             return unit
         }
         var units = ranges.enumerated().map { n, r in

@@ -86,16 +86,16 @@ extension SlurmTests {
         let (task, part) = try #require(victim)
         try FileManager.default.removeItem(atPath: part)
         let job = try submit(w, cluster, manifest: "split.json")
-        let directory = (part as NSString).deletingLastPathComponent
-        let name = (part as NSString).lastPathComponent
+        // Its record says "running" once the export starts (the output is an unnamed file until then).
         let deadline = Date().addingTimeInterval(120)
         var writing = false
         while Date() < deadline, !writing {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            writing = names.contains { $0.hasPrefix(".\(name).") && $0.hasSuffix(".tmp") }
+            let record = FileManager.default.contents(atPath: part + ".hfr-batch.json") ?? Data()
+            writing = String(decoding: record, as: UTF8.self).contains("\"state\":\"running\"")
             usleep(20_000)
         }
-        #expect(writing, "task \(task) did not start on \(name)")
+        #expect(writing, "task \(task) did not start on \(part)")
+        usleep(500_000)
         let kill = try cluster.client("scancel", ["--signal=KILL", "\(job)_\(task)"])
         #expect(kill.status == 0, "scancel: \(kill.stderr)")
         #expect(try cluster.wait(for: job, timeout: 120), "the array did not end")
@@ -118,7 +118,7 @@ extension SlurmTests {
         for path in first {
             #expect(FileManager.default.contentsEqual(atPath: path, andPath: path + ".first"), "\(path) differs")
         }
-        print("SlurmTests: task \(task) killed while writing \(name); the rerun redid only it")
+        print("SlurmTests: task \(task) killed while writing \(part); the rerun redid only it")
     }
 }
 
