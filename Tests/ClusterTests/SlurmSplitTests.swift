@@ -61,6 +61,21 @@ extension SlurmTests {
             joined: w.dir.path("out/slow.mp4"), single: w.dir.path("single-slow.mp4"), copied: false,
             reference: w.dir.path("reference-slow.mp4"))
         print("SlurmTests: split slowdown, PSNR against a lossless one-process export: \(seams)")
+        // Where the parts meet: their ranges' starts in the input, 4x and 8x later in the outputs.
+        let starts = units.compactMap { unit -> Double? in
+            guard let options = unit["options"] as? [String], let i = options.firstIndex(of: "--range"),
+                (unit["output"] as? String)?.contains("conform") == true
+            else { return nil }
+            // `15` or `61/4`: exact seconds.
+            let fraction = options[i + 1].split(separator: "-")[0].split(separator: "/").compactMap { Double($0) }
+            return fraction.count == 2 ? fraction[0] / fraction[1] : fraction.first
+        }.filter { $0 > 0 }.sorted()
+        #expect(starts.count == 3, "\(starts)")
+        for (name, factor) in [("conform.mp4", 4.0), ("slow.mp4", 8.0)] {
+            let steps = try SplitComparison.audioSteps(w.dir.path("out/\(name)"), seams: starts.map { $0 * factor })
+            #expect(steps.seams <= steps.elsewhere, "\(name): \(steps)")
+            print("SlurmTests: \(name) audio, largest step at a seam \(steps.seams), elsewhere \(steps.elsewhere)")
+        }
 
         try killOneTaskMidSegmentAndResume(w, cluster, reports: reports)
     }
@@ -150,6 +165,25 @@ enum SplitComparison {
         return String(
             format: "mean %.2f dB joined, %.2f dB one process; worst frame %.2f dB below", mean(joinedPSNR),
             mean(singlePSNR), worst)
+    }
+
+    /// The largest sample-to-sample step of the first audio channel within 10 ms of any of `seams`
+    /// (output seconds), and everywhere else.
+    static func audioSteps(_ path: String, seams: [Double]) throws -> (seams: Int, elsewhere: Int) {
+        let raw = path + ".s16"
+        let r = try Tool.run(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-i", path, "-map", "0:a:0", "-ac", "1", "-f", "s16le", raw])
+        #expect(r.status == 0, "\(r.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: raw))
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let rate = 48_000.0
+        let near = Set(seams.flatMap { t in Int((t - 0.01) * rate)...Int((t + 0.01) * rate) })
+        var (atSeams, elsewhere) = (0, 0)
+        for i in 1..<samples.count {
+            let step = abs(Int(samples[i]) - Int(samples[i - 1]))
+            if near.contains(i) { atSeams = max(atSeams, step) } else { elsewhere = max(elsewhere, step) }
+        }
+        return (atSeams, elsewhere)
     }
 
     static func packets(_ path: String) throws -> [String] {
