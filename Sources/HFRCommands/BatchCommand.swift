@@ -70,6 +70,8 @@ public struct BatchCommand: Command {
         .flag("resume", help: "Skip jobs whose output is up to date (input digest and options match)."),
         .flag("force", help: "Replace outputs that hfr batch did not write."),
         .flag("fail-fast", help: "Stop at the first failed job."),
+        .value("retries", "N", help: "Run a failed job's export up to N more times (default 0)."),
+        .value("logs", "DIR", help: "Keep every attempt's log (command line, export's stderr) as DIR/ID-ATTEMPT.log."),
         .flag("dry-run", help: "List this shard's jobs with their export plans on stdout; run nothing."),
         .flag("json", help: "With --dry-run: the list as JSON (schema hfr.batch.plan/1)."),
         .flag("example", help: "Print a commented example manifest."),
@@ -88,6 +90,8 @@ public struct BatchCommand: Command {
     let resume: Bool
     let force: Bool
     let failFast: Bool
+    let retries: Int
+    let logs: String?
     let dryRun: Bool
     let json: Bool
     let example: Bool
@@ -114,6 +118,9 @@ public struct BatchCommand: Command {
         resume = arguments.flag("resume")
         force = arguments.flag("force")
         failFast = arguments.flag("fail-fast")
+        retries = try arguments.value("retries", as: Int.self) ?? 0
+        guard (0...100).contains(retries) else { throw .usage("--retries must be 0 to 100", of: command) }
+        logs = arguments.value("logs")
         dryRun = arguments.flag("dry-run")
         json = arguments.flag("json")
         if json, !dryRun {
@@ -152,8 +159,9 @@ public struct BatchCommand: Command {
         }
         guard let manifest else { return }
         let parsed = try Self.load(manifest)
-        try Self.checkReports(
+        let written = try Self.checkReports(
             [("--report", report), ("--json-report", jsonReport)], files: parsed.files, of: Self.self)
+        try checkLogs(parsed.jobs, files: written)
         let (part, shardSource) = try chosenShard()
         for note in parsed.notes { Console.error("Note: \(note)\n") }
         let jobs = part.select(parsed.jobs)
@@ -162,7 +170,19 @@ public struct BatchCommand: Command {
             return
         }
         for path in [report, jsonReport].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
-        let outcome = run(jobs)
+        if let logs, !FileSystem.makeDirectories(logs) { throw .io(logs, "cannot be made a directory (--logs)") }
+        let started = Date()
+        let live = jsonReport.map { path in
+            BatchLiveReport(jobs: jobs, path: path) { [workers] results in
+                BatchJSON.document(
+                    manifest: manifest, shard: part, shardSource: shardSource, workers: workers,
+                    manifestJobs: parsed.jobs, results: results,
+                    run: (started, Date().timeIntervalSince(started), Self.hostname), stoppedEarly: false,
+                    finished: false
+                ).rendered + "\n"
+            }
+        }
+        let outcome = run(jobs, started: started, live: live)
         if let report {
             var suite = JUnitReport.Suite(
                 manifest: manifest, shard: part, results: outcome.results, seconds: outcome.seconds,
@@ -203,9 +223,10 @@ public struct BatchCommand: Command {
     /// Refuses (exit 64) a report path with a control character, or one that is a file the batch
     /// reads or writes (`files`: the manifest, inputs, outputs, records) or the other report, under
     /// any name: checked before any job runs, as for a dry run.
+    @discardableResult
     static func checkReports(
         _ reports: [(option: String, path: String?)], files: BatchPaths, of command: any Command.Type
-    ) throws(HFRError) {
+    ) throws(HFRError) -> BatchPaths {
         var files = files
         for case let (option, path?) in reports {
             if let control = BatchPaths.controlCharacter(in: path) {
@@ -215,6 +236,27 @@ public struct BatchCommand: Command {
                 try files.write(path, shown: path, as: .report(option: option))
             } catch {
                 throw .usage("\(option) \(error.message)", of: command)
+            }
+        }
+        return files
+    }
+
+    /// Refuses (exit 64) a `--logs` directory with a control character, or one where a log (of any
+    /// job's attempts, a redo of an abandoned one included) would be a file the batch reads or writes.
+    func checkLogs(_ jobs: [BatchJob], files: BatchPaths) throws(HFRError) {
+        guard let logs else { return }
+        if let control = BatchPaths.controlCharacter(in: logs) {
+            throw .usage("--logs names a path with the control character \(control)", of: Self.self)
+        }
+        var files = files
+        for job in jobs {
+            for number in 1...(retries + 2) {
+                let path = JobAttempt.logPath(in: logs, job: job, number: number)
+                do throws(BatchPaths.Conflict) {
+                    try files.write(path, shown: path, as: .log)
+                } catch {
+                    throw .usage("--logs: \(error.message)", of: Self.self)
+                }
             }
         }
     }
@@ -255,19 +297,31 @@ public struct BatchCommand: Command {
         Console.error("batch: \(jobs.count) of \(manifestJobs) jobs in shard \(shard)\(fails) (dry run)\n")
     }
 
-    /// Runs `jobs` with the progress line on stderr.
-    func run(_ jobs: [BatchJob]) -> Outcome {
-        let started = Date()
+    /// Runs `jobs` with the progress line on stderr (and the report written as they run).
+    func run(_ jobs: [BatchJob], started: Date, live: BatchLiveReport?) -> Outcome {
         let progress = BatchProgress(jobs: jobs)
         // hfr -v batch: the exports log libav's messages too (into the reports' failure text); -q:
         // no export prints progress lines into its log (their stderr is a file, read for errors).
-        let settings = BatchRunner.Settings(
+        var settings = BatchRunner.Settings(
             workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
             extraArguments: ["-q"] + Array(repeating: "-v", count: LibavLog.verbosity))
+        settings.retries = retries
+        settings.logs = logs
         let runner = BatchRunner(
-            jobs: jobs, settings: settings, onStart: { progress.started($0) }, onFinish: { progress.finished($0, $1) })
+            jobs: jobs, settings: settings,
+            onStart: { job in
+                progress.started(job)
+                live?.started(job)
+            },
+            onNote: { progress.note($0) },
+            onFinish: { result, tally in
+                progress.finished(result, tally)
+                live?.finished(result)
+            })
         progress.start()
+        live?.start()
         let (results, stoppedEarly) = runner.run()
+        live?.stop()
         progress.stop()
         return Outcome(
             results: results, stoppedEarly: stoppedEarly, started: started,
@@ -309,12 +363,8 @@ public struct BatchCommand: Command {
         return FileSystem.realpath("/proc/self/exe") ?? "/proc/self/exe"
     }
 
-    /// gethostname(2): ProcessInfo's hostName may ask DNS, which can hang in a CI container.
-    static var hostname: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// This machine's name (gethostname(2)).
+    static var hostname: String { ResumeClaim.hostname }
 
     static func read(_ path: String) throws(HFRError) -> String {
         _ = try InputFile.status(of: path, expecting: "a manifest")
