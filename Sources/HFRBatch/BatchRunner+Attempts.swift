@@ -85,7 +85,8 @@ extension BatchRunner {
         attempt.error = result.error
         attempt.log = log
         if let log {
-            let how = result.signal.map { "killed by signal \($0) (\(signalName($0)))" } ?? "exit \(result.exitCode ?? -1)"
+            let how =
+                result.signal.map { "killed by signal \($0) (\(signalName($0)))" } ?? "exit \(result.exitCode ?? -1)"
             let line = "# \(outcome.rawValue): \(how) after \(DecimalText.fixed(seconds, digits: 1)) s\n"
             let fd = FileSystem.open(log, O_WRONLY | O_APPEND | O_CLOEXEC)
             if fd >= 0 {

@@ -69,7 +69,8 @@ public final class BatchRunner: Sendable {
 
     public init(
         jobs: [BatchJob], settings: Settings, onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
-        onNote: @escaping @Sendable (String) -> Void = { _ in }, onFinish: @escaping @Sendable (JobResult, Tally) -> Void
+        onNote: @escaping @Sendable (String) -> Void = { _ in },
+        onFinish: @escaping @Sendable (JobResult, Tally) -> Void
     ) {
         self.jobs = jobs
         self.settings = settings

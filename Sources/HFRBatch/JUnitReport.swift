@@ -104,14 +104,19 @@ public enum JUnitReport {
         var lines: [String] = []
         for a in attempts {
             var line = "attempt \(a.number): \(a.outcome.rawValue)"
-            if let signal = a.signal { line += ", signal \(signal)" } else if let code = a.exitCode { line += ", exit \(code)" }
+            if let signal = a.signal {
+                line += ", signal \(signal)"
+            } else if let code = a.exitCode {
+                line += ", exit \(code)"
+            }
             if a.outcome != .abandoned { line += " (\(time(a.seconds)) s)" }
             if let error = a.error, a.outcome != .succeeded { line += ": \(error)" }
             if let log = a.log { line += "; log: \(log)" }
             lines.append(line)
         }
         lines += attempts.compactMap { $0.log.map { "[[ATTACHMENT|\($0)]]" } }
-        return "      <system-out>" + escape(lines.joined(separator: "\n") + "\n", isAttribute: false) + "</system-out>\n"
+        return "      <system-out>" + escape(lines.joined(separator: "\n") + "\n", isAttribute: false)
+            + "</system-out>\n"
     }
 
     static func manifestStem(_ manifest: String) -> String {

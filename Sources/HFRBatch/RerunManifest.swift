@@ -20,7 +20,8 @@ public enum RerunManifest {
             for r in report.results where ![.succeeded, .skipped].contains(r.status) {
                 func path(_ manifestPath: String, _ asRun: String) -> String {
                     guard let base else { return asRun }
-                    return manifestPath.hasPrefix("/") ? manifestPath : ManifestPaths.normalize(base + "/" + manifestPath)
+                    return manifestPath.hasPrefix("/")
+                        ? manifestPath : ManifestPaths.normalize(base + "/" + manifestPath)
                 }
                 let entry = Entry(
                     job: r.job, input: path(r.job.manifestInput, r.job.input),
@@ -58,7 +59,8 @@ public enum RerunManifest {
             }
             let value = JSONValue.string(i < arguments.count ? arguments[i] : "")
             i += 1
-            if kind == .repeated, let k = members.firstIndex(where: { $0.0 == name }), case .array(let a) = members[k].1 {
+            if kind == .repeated, let k = members.firstIndex(where: { $0.0 == name }), case .array(let a) = members[k].1
+            {
                 members[k].1 = .array(a + [value])
             } else {
                 members.append((name, kind == .repeated ? .array([value]) : value))

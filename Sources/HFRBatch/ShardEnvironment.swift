@@ -94,7 +94,8 @@ public enum ShardEnvironment {
             guard let totalName = total.first(where: { environment[$0] != nil }) else {
                 return .failure(
                     ShardError(
-                        "\(index) is set but not the total: set \(total.joined(separator: " or ")) to the number of tasks"))
+                        "\(index) is set but not the total: set \(total.joined(separator: " or ")) to the number of tasks"
+                    ))
             }
             return int(index).flatMap { i in
                 int(totalName).flatMap { n in shard(i + 1, n, from: "\(index)=\(i) \(totalName)=\(n) (\(what))") }

@@ -33,9 +33,20 @@ public struct BatchCommand: Command {
                          GITLAB_CI is set, else from 0; HFR_SHARD_INDEX_BASE=0|1 decides),
                          JOB_COMPLETION_INDEX (Kubernetes, from 0) with HFR_SHARD_TOTAL or
                          JOB_COMPLETIONS, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (from
-                         SLURM_ARRAY_TASK_MIN). Says on stderr which it used.
+                         SLURM_ARRAY_TASK_MIN), AWS_BATCH_JOB_ARRAY_INDEX (from 0) with
+                         AWS_BATCH_JOB_ARRAY_SIZE or HFR_SHARD_TOTAL, CLOUD_RUN_TASK_INDEX (from 0)
+                         with CLOUD_RUN_TASK_COUNT. Says on stderr which it used.
           --resume       skip a job whose output exists and whose record matches: same input
-                         SHA-256, same options, same output size.
+                         SHA-256, same options, same output size. A job another batch is running
+                         (its record's claim: this host and a live pid, or another host that
+                         touched the record within 10 minutes) is left to it; one whose batch died
+                         is redone once, the dead attempt in its history.
+          --retries N    run a failed export again, up to N more times (not exit 65, bad input
+                         data, nor 64: they would fail the same way). Each export gets
+                         HFR_BATCH_ATTEMPT=1, 2, … in its environment.
+          --logs DIR     keep each attempt's log as DIR/<job id>-<attempt>.log: the command line,
+                         the export's stderr as it runs, how it ended. The reports name them
+                         (JSON jobs[].history[].log, JUnit <system-out>).
 
         --dry-run runs nothing and writes nothing: a table of the shard's jobs, each with its export's
         plan (copied or re-encoded, frames and seconds written, the audio as really handled: copied
@@ -48,9 +59,15 @@ public struct BatchCommand: Command {
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
 
+        --json-report is written as the batch starts and rewritten as jobs start and end
+        ("finished": false until the end), for 'hfr batch status'.
+
         'hfr batch merge REPORT.json... --report junit.xml' combines the shards' --json-report files into
-        one JUnit file and one JSON report, checking that every shard of one manifest is there once
-        (see 'hfr batch merge --help').
+        one JUnit file and one JSON report, checking that every shard of one manifest is there once.
+        'hfr batch status REPORT...' shows the shards' progress while they run (done, failed,
+        running, pending, ETA); 'hfr batch failed REPORT... > rerun.json' writes a manifest of exactly
+        the jobs that did not succeed, which runs as is; 'hfr batch matrix MANIFEST --max 256' prints
+        the shards as a CI matrix (JSON). Each has its own --help.
 
         A job whose export was interrupted (it exits 130, or the batch stopped it) is reported as
         cancelled, not failed: JSON status "cancelled", a JUnit <skipped>.

@@ -46,6 +46,7 @@ public struct BatchMatrixCommand: Command {
     /// `10 jobs`, `10 or 11 jobs`: how many each shard runs (shards differ by at most one).
     static func sizes(jobs: Int, shards: Int) -> String {
         let low = jobs / shards
-        return jobs % shards == 0 ? "\(low) jobs" : "\(low) or \(low + 1) jobs"
+        if jobs % shards != 0 { return "\(low) or \(low + 1) jobs" }
+        return low == 1 ? "1 job" : "\(low) jobs"
     }
 }

@@ -41,7 +41,8 @@ public struct BatchStatusCommand: Command {
         let progress = try BatchReports.read(reports).map { ShardProgress($0) }
         let missing = Self.missingShards(progress.map(\.report))
         Console.output(Self.table(progress, missing: missing))
-        let open = progress.filter { $0.state != .finished }.map { "\($0.report.shard) \($0.state.rawValue)" }
+        let open =
+            progress.filter { $0.state != .finished }.map { "\($0.report.shard) \($0.state.rawValue)" }
             + missing.map { "\($0) no report" }
         if !open.isEmpty {
             let total = progress.count + missing.count
@@ -59,20 +60,26 @@ public struct BatchStatusCommand: Command {
 
     /// One row per shard (and per missing one), then the totals.
     static func table(_ shards: [ShardProgress], missing: [String], now: Date = Date()) -> String {
-        var rows = [["shard", "state", "done", "failed", "stopped", "running", "pending", "jobs", "ETA", "host", "updated"]]
+        var rows = [
+            ["shard", "state", "done", "failed", "stopped", "running", "pending", "jobs", "ETA", "host", "updated"]
+        ]
         for p in shards {
             let updated = p.report.updated.map { ProgressLine.clock(now.timeIntervalSince($0)) + " ago" } ?? "-"
             rows.append(
                 [p.report.shard.description, p.state.rawValue] + counts([p])
-                    + [p.eta.map(ProgressLine.clock) ?? (p.state == .running ? "-:--" : "-"), p.report.hostname ?? "-",
-                    updated])
+                    + [
+                        p.eta.map(ProgressLine.clock) ?? (p.state == .running ? "-:--" : "-"), p.report.hostname ?? "-",
+                        updated,
+                    ])
         }
         for shard in missing { rows.append([shard, "no report", "", "", "", "", "", "", "", "", ""]) }
         let state =
             shards.allSatisfy({ $0.state == .finished }) && missing.isEmpty
             ? "finished" : shards.contains { $0.state == .running } ? "running" : "incomplete"
         let etas = shards.filter { $0.state == .running }.map(\.eta)
-        let eta = etas.isEmpty ? "-" : etas.contains { $0 == nil } ? "-:--" : ProgressLine.clock(etas.compactMap { $0 }.max()!)
+        let eta =
+            etas.isEmpty
+            ? "-" : etas.contains { $0 == nil } ? "-:--" : ProgressLine.clock(etas.compactMap { $0 }.max()!)
         rows.append(["all", state] + counts(shards) + [eta, "", ""])
         return ExportPlanText.table(rows, numeric: [2, 3, 4, 5, 6, 7, 8])
     }

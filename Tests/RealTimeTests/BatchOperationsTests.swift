@@ -119,7 +119,8 @@ import Testing
         #expect(failed.stderr.contains("2 of 5 jobs to run again"))
         let rerun = try Tool.json(failed.stdout)
         let listed = try #require(rerun["jobs"] as? [[String: Any]])
-        #expect(listed.compactMap { $0["input"] as? String } == [w.dir.path("in/bad-1.mp4"), w.dir.path("in/bad-2.mp4")])
+        #expect(
+            listed.compactMap { $0["input"] as? String } == [w.dir.path("in/bad-1.mp4"), w.dir.path("in/bad-2.mp4")])
         #expect(listed.allSatisfy { $0["conform"] as? String == "30" && $0["audio"] as? String == "mute" })
         try FileManager.default.createDirectory(atPath: w.dir.path("elsewhere"), withIntermediateDirectories: true)
         let again = try w.manifest(failed.stdout, name: "elsewhere/rerun.json")
@@ -168,7 +169,8 @@ import Testing
         #expect(claimed)
         batch.send(SIGKILL)
         _ = batch.wait()
-        let claim = try #require(try Tool.json(String(contentsOfFile: record, encoding: .utf8))["claim"] as? [String: Any])
+        let claim = try #require(
+            try Tool.json(String(contentsOfFile: record, encoding: .utf8))["claim"] as? [String: Any])
         #expect(claim["pid"] as? Int == Int(batch.process.processIdentifier))
         #expect(claim["attempt"] as? Int == 1 && claim["abandoned"] as? Int == 0)
         let deadRecord = try String(contentsOfFile: record, encoding: .utf8)
@@ -180,7 +182,8 @@ import Testing
             [manifest, "--resume", "--logs", logs, "--json-report", json],
             environment: ["HFR_BATCH_EXECUTABLE": try w.hookedExecutable()])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("the batch running it died (pid \(batch.process.processIdentifier) on "), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("the batch running it died (pid \(batch.process.processIdentifier) on "), "\(r.stderr)")
         let jobs = try w.reportJobs(json)
         #expect(Self.job(jobs, "a.mp4")["status"] as? String == "skipped")
         let hold = Self.job(jobs, "hold.mp4")
