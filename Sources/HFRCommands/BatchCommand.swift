@@ -88,7 +88,7 @@ public struct BatchCommand: Command {
         .flag("force", help: "Replace outputs that hfr batch did not write."),
         .flag("fail-fast", help: "Stop at the first failed job."),
         .value("retries", "N", help: "Run a failed job's export up to N more times (default 0)."),
-        .value("logs", "DIR", help: "Keep every attempt's log (command line, export's stderr) as DIR/ID-ATTEMPT.log."),
+        .value("logs", "DIR", help: "Keep each attempt's log (command line, export's stderr) as DIR/ID-ATTEMPT.log."),
         .flag("dry-run", help: "List this shard's jobs with their export plans on stdout; run nothing."),
         .flag("json", help: "With --dry-run: the list as JSON (schema hfr.batch.plan/1)."),
         .flag("example", help: "Print a commented example manifest."),

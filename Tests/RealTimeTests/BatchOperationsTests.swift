@@ -88,7 +88,8 @@ import Testing
         let reached = try w.wait {
             let (_, row) = try status()
             if !row.isEmpty, seen.last.map({ Array($0[1...7]) }) != Array(row[1...7]) { seen.append(row) }
-            return row.count > 7 && row[2] == "2" && row[5] == "1"
+            // Both bad inputs failed, the held job running: the state the gate keeps.
+            return row.count > 7 && row[2] == "2" && row[3] == "2" && row[5] == "1"
         }
         #expect(reached, "status never showed the held job running: \(seen)")
         let (during, row) = try status()
