@@ -366,6 +366,13 @@ public struct BatchCommand: Command {
             let first = results.first { $0.status == .failed }?.error.map { "; first: \($0)" } ?? ""
             throw HFRError("\(manifest): \(failed) of \(results.count) jobs failed\(first)", exitCode: .failure)
         }
+        if unfinished > 0, !results.contains(where: { $0.status == .cancelled }) {
+            // --resume left jobs to the live batches that claim them.
+            let first = results.first { $0.status == .notRun }?.error.map { "; first: \($0)" } ?? ""
+            throw HFRError(
+                "\(manifest): \(unfinished) of \(results.count) jobs were left to other batches\(first)",
+                exitCode: .failure)
+        }
         if unfinished > 0 {
             // Exports interrupted on their own (exit 130), not by this batch.
             let first = results.first { $0.status == .cancelled }?.error.map { "; first: \($0)" } ?? ""

@@ -211,6 +211,7 @@ import Testing
         let left = try w.batch([manifest, "--resume"])
         #expect(left.status == 1)
         #expect(left.stderr.contains("another batch is making it (pid \(getpid()) on "), "\(left.stderr)")
+        #expect(left.stderr.contains("1 of 2 jobs were left to other batches; first: out/hold.mp4"), "\(left.stderr)")
     }
 
     @Test func theMatrixFitsTheLegLimitAndItsShardsCoverEveryJob() throws {
