@@ -24,6 +24,8 @@ public struct BatchPaths: Sendable {
         case record(entry: Int, line: Int)
         /// Written: the report `option` (`--report`, `--json-report`) names.
         case report(option: String)
+        /// Written: an attempt's log in `--logs DIR`.
+        case log
     }
 
     /// A file the batch reads or writes, as given and as the kernel knows it.
@@ -153,6 +155,7 @@ extension BatchPaths.File {
         case .output(let entry, let line, _, _): "written by jobs[\(entry)] (line \(line))"
         case .record(let entry, let line): "the resume record of jobs[\(entry)] (line \(line))"
         case .report(let option): "the \(option) report"
+        case .log: "a --logs file"
         case .manifest, .input, .mergedReport: "read by the batch"
         }
     }

@@ -21,6 +21,10 @@ public final class BatchRunner: Sendable {
         public var executable: String
         /// Given to every export as well (`-v`: libav's messages end up in the reports).
         public var extraArguments: [String]
+        /// Attempts after a failed one (`--retries N`).
+        public var retries = 0
+        /// Where each attempt's log is kept (`--logs DIR`), or nil.
+        public var logs: String? = nil
 
         public init(
             workers: Int, resume: Bool, force: Bool, failFast: Bool, executable: String, extraArguments: [String] = []
@@ -43,28 +47,35 @@ public final class BatchRunner: Sendable {
         public var running = 0
     }
 
-    private struct State {
+    struct State {
         var next = 0
         var results: [JobResult?]
         var tally = Tally()
         var failedFast = false
+        /// The outputs whose records claim them for this batch now (the heartbeat touches them).
+        var claimed: Set<String> = []
+        var isDone = false
     }
 
     let jobs: [BatchJob]
     let settings: Settings
-    private let state: Locked<State>
+    let state: Locked<State>
     /// Called as each job starts, from its worker (for a progress line naming the running jobs).
     let onStart: @Sendable (BatchJob) -> Void
     /// Called (serialized) as each job ends.
     let onFinish: @Sendable (JobResult, Tally) -> Void
+    /// Called with a line worth showing: a retry, a job redone for a batch that died.
+    let onNote: @Sendable (String) -> Void
 
     public init(
         jobs: [BatchJob], settings: Settings, onStart: @escaping @Sendable (BatchJob) -> Void = { _ in },
+        onNote: @escaping @Sendable (String) -> Void = { _ in },
         onFinish: @escaping @Sendable (JobResult, Tally) -> Void
     ) {
         self.jobs = jobs
         self.settings = settings
         self.onStart = onStart
+        self.onNote = onNote
         self.onFinish = onFinish
         var initial = State(results: Array(repeating: nil, count: jobs.count))
         initial.tally.total = jobs.count
@@ -85,8 +96,10 @@ public final class BatchRunner: Sendable {
             thread.stackSize = 1 << 20
             thread.start()
         }
+        startHeartbeat()
         done.wait()
         return state.withLock { s in
+            s.isDone = true
             let results = jobs.indices.map { s.results[$0] ?? JobResult(job: jobs[$0], status: .notRun) }
             return (results, Signals.isStopRequested || s.failedFast)
         }
@@ -96,7 +109,7 @@ public final class BatchRunner: Sendable {
         while let index = claim() {
             onStart(jobs[index])
             let started = Date()
-            var result = runJob(jobs[index], slot: slot)
+            var result = runUnit(jobs[index], slot: slot)
             result.seconds = Date().timeIntervalSince(started)
             state.withLock { s in
                 s.results[index] = result
@@ -122,10 +135,11 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    private var isStopping: Bool { Signals.isStopRequested || state.withLock { $0.failedFast } }
+    var isStopping: Bool { Signals.isStopRequested || state.withLock { $0.failedFast } }
 
-    /// One job: resume check, the export as a child, its record.
-    func runJob(_ job: BatchJob, slot: Int) -> JobResult {
+    /// One attempt of a job: resume check, the export as a child, its record. The attempt's
+    /// number and how many claims of the job were abandoned before go into its claim.
+    func runJob(_ job: BatchJob, slot: Int, attempt: Int = 1, abandoned: Int = 0) -> JobResult {
         let existing = Self.size(of: job.output)
         let record = ResumeRecord.read(for: job.output)
         // The input's digest, once: from the resume check, else while the export runs.
@@ -145,10 +159,14 @@ public final class BatchRunner: Sendable {
             result.exitCode = 74
             return result
         }
-        Self.prepareOutput(of: job)
+        let log = settings.logs.map { JobAttempt.logPath(in: $0, job: job, number: attempt) }
+        Self.prepareOutput(of: job, claim: .mine(attempt: attempt, log: log, abandoned: abandoned))
+        state.withLock { _ = $0.claimed.insert(job.output) }
+        defer { state.withLock { _ = $0.claimed.remove(job.output) } }
+        let started = Date()
         let child: ChildProcess
         do {
-            child = try launch(job, replacing: existing != nil, slot: slot)
+            child = try launch(job, replacing: existing != nil, slot: slot, attempt: attempt, log: log)
         } catch {
             ResumeRecord.remove(for: job.output)
             result.error = error.message
@@ -163,6 +181,7 @@ public final class BatchRunner: Sendable {
         } else {
             ended(&result, by: termination, of: child)
         }
+        result.attempts = [Self.attempt(attempt, of: result, seconds: Date().timeIntervalSince(started), log: log)]
         return result
     }
 
@@ -180,22 +199,27 @@ public final class BatchRunner: Sendable {
     }
 
     /// The output's directory made, leftovers of killed runs removed, the "running" record written.
-    static func prepareOutput(of job: BatchJob) {
+    static func prepareOutput(of job: BatchJob, claim: ResumeClaim? = nil) {
         let directory = (job.output as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             FileSystem.makeDirectories(directory)
         }
         removeStaleTemporaries(of: job.output)
-        ResumeRecord(state: .running, input: job.manifestInput, options: job.options).write(for: job.output)
+        ResumeRecord(state: .running, input: job.manifestInput, options: job.options, claim: claim).write(
+            for: job.output)
     }
 
-    /// Starts `hfr export … --json` for `job` in `slot`, where the signal handler finds it.
-    private func launch(_ job: BatchJob, replacing: Bool, slot: Int) throws(ChildFailure) -> ChildProcess {
+    /// Starts `hfr export … --json` for `job` in `slot`, where the signal handler finds it; its
+    /// stderr into `log` (after the command line) when there is one.
+    private func launch(
+        _ job: BatchJob, replacing: Bool, slot: Int, attempt: Int, log: String?
+    ) throws(ChildFailure) -> ChildProcess {
         var arguments = ["export", job.input, job.output] + job.options + ["--json"] + settings.extraArguments
         if replacing { arguments.append("--force") }
         let child = try ChildProcess(
             executable: settings.executable, arguments: arguments,
-            extraEnvironment: ["HFR_BATCH_PARENT": String(getpid())])
+            extraEnvironment: ["HFR_BATCH_PARENT": String(getpid()), "HFR_BATCH_ATTEMPT": String(attempt)],
+            log: log.map { ($0, Self.logHeader(job, attempt: attempt, command: [settings.executable] + arguments)) })
         Signals.setChild(child.pid, slot: slot)
         // A stop that came between claiming the job and starting it.
         if isStopping { kill(child.pid, Signals.isUrgent ? SIGKILL : SIGTERM) }

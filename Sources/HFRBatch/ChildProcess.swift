@@ -6,11 +6,14 @@ import HFRMedia
 #endif
 
 /// A child process started with posix_spawn, its stdout and stderr going to unlinked temporary
-/// files (no pipe to drain while waiting, nothing left behind if the batch is killed).
+/// files (no pipe to drain while waiting, nothing left behind if the batch is killed) — or its
+/// stderr to a log file that stays (`hfr batch --logs`), after a header.
 public struct ChildProcess {
     public let pid: pid_t
     private let stdoutFD: Int32
     private let stderrFD: Int32
+    /// Where the child's stderr starts in its file (after a log's header).
+    private let stderrStart: off_t
 
     /// How a child ended.
     public enum Termination: Sendable, Equatable {
@@ -18,12 +21,24 @@ public struct ChildProcess {
         case signalled(Int32)
     }
 
-    /// Starts `executable` with `arguments` (argv[1...]) and the environment plus `extraEnvironment`.
+    /// Starts `executable` with `arguments` (argv[1...]) and the environment plus `extraEnvironment`;
+    /// its stderr into the file `log.path` after `log.header` when given.
     public init(
-        executable: String, arguments: [String], extraEnvironment: [String: String] = [:]
+        executable: String, arguments: [String], extraEnvironment: [String: String] = [:],
+        log: (path: String, header: String)? = nil
     ) throws(ChildFailure) {
         stdoutFD = try Self.scratchFile()
-        stderrFD = try Self.scratchFile()
+        do throws(ChildFailure) {
+            if let log {
+                stderrFD = try Self.logFile(log.path, header: log.header)
+            } else {
+                stderrFD = try Self.scratchFile()
+            }
+        } catch {
+            close(stdoutFD)
+            throw error
+        }
+        stderrStart = off_t(log?.header.utf8.count ?? 0)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -71,7 +86,7 @@ public struct ChildProcess {
         let signal = status & 0x7f
         let termination: Termination = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
         let out = Self.drain(stdoutFD)
-        let err = Self.drain(stderrFD)
+        let err = Self.drain(stderrFD, from: stderrStart)
         return (termination, out, err)
     }
 
@@ -90,9 +105,23 @@ public struct ChildProcess {
         }
     }
 
-    private static func drain(_ fd: Int32) -> String {
+    /// A log file, replaced, starting with `header`.
+    private static func logFile(_ path: String, header: String) throws(ChildFailure) -> Int32 {
+        let fd = FileSystem.open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ChildFailure(message: "\(path): cannot create the log: \(String(cString: strerror(errno)))")
+        }
+        let bytes = Array(header.utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            close(fd)
+            throw ChildFailure(message: "\(path): cannot write the log: \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+
+    private static func drain(_ fd: Int32, from start: off_t = 0) -> String {
         defer { close(fd) }
-        lseek(fd, 0, SEEK_SET)
+        lseek(fd, start, SEEK_SET)
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {

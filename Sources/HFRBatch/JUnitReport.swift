@@ -76,9 +76,11 @@ public enum JUnitReport {
     static func testcase(_ r: JobResult, className: String) -> String {
         var xml = "    <testcase name=\"\(escape(r.job.title))\" classname=\"\(escape(className))\""
         xml += " time=\"\(time(r.seconds))\""
+        let out = systemOut(r.attempts)
         switch r.status {
         case .succeeded:
-            return xml + "/>\n"
+            guard let out else { return xml + "/>\n" }
+            return xml + ">\n" + out + "    </testcase>\n"
         case .failed:
             let type = r.signal.map { "signal \($0)" } ?? r.exitCode.map { "exit \($0)" } ?? "not started"
             let message = r.error ?? "failed"
@@ -88,10 +90,33 @@ public enum JUnitReport {
             xml += ">\n      <skipped message=\"output up to date (--resume)\"/>\n"
         case .cancelled:
             xml += ">\n      <skipped message=\"cancelled while running: the export was interrupted\"/>\n"
-        case .notRun:
-            xml += ">\n      <skipped message=\"not run: the batch was stopped before this job\"/>\n"
+        case .notRun, .running, .pending:
+            let why = r.error ?? "the batch was stopped before this job"
+            xml += ">\n      <skipped message=\"not run: \(escape(why))\"/>\n"
         }
-        return xml + "    </testcase>\n"
+        return xml + (out ?? "") + "    </testcase>\n"
+    }
+
+    /// `<system-out>` naming each attempt and its log (when there were retries or logs), with the
+    /// logs as `[[ATTACHMENT|path]]` lines, which Jenkins and GitLab show as the test's attachments.
+    static func systemOut(_ attempts: [JobAttempt]) -> String? {
+        guard attempts.count > 1 || attempts.contains(where: { $0.log != nil }) else { return nil }
+        var lines: [String] = []
+        for a in attempts {
+            var line = "attempt \(a.number): \(a.outcome.rawValue)"
+            if let signal = a.signal {
+                line += ", signal \(signal)"
+            } else if let code = a.exitCode {
+                line += ", exit \(code)"
+            }
+            if a.outcome != .abandoned { line += " (\(time(a.seconds)) s)" }
+            if let error = a.error, a.outcome != .succeeded { line += ": \(error)" }
+            if let log = a.log { line += "; log: \(log)" }
+            lines.append(line)
+        }
+        lines += attempts.compactMap { $0.log.map { "[[ATTACHMENT|\($0)]]" } }
+        return "      <system-out>" + escape(lines.joined(separator: "\n") + "\n", isAttribute: false)
+            + "</system-out>\n"
     }
 
     static func manifestStem(_ manifest: String) -> String {

@@ -11,6 +11,10 @@ public struct JobResult: Sendable {
         case cancelled
         /// Never started (Ctrl-C or `--fail-fast` came first).
         case notRun = "not-run"
+        /// Only in a report written while the batch runs (`finished: false`): running now…
+        case running
+        /// …or not started yet.
+        case pending
     }
 
     public let job: BatchJob
@@ -27,6 +31,8 @@ public struct JobResult: Sendable {
     public var error: String? = nil
     /// The export's whole stderr, for JUnit's failure text.
     public var log: String = ""
+    /// Every attempt, in order (empty when no export ran: skipped, refused, not run).
+    public var attempts: [JobAttempt] = []
 
     public init(job: BatchJob, status: Status) {
         self.job = job

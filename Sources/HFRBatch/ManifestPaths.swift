@@ -57,7 +57,7 @@ public struct ManifestPaths: Sendable {
         return paths.sorted()
     }
 
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var out = ""
         for c in text {
             if "*?[\\".contains(c) { out.append("\\") }

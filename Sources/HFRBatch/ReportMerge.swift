@@ -16,6 +16,11 @@ public struct ReportMerge: Sendable {
 
     public init(_ reports: [ShardReport]) throws(ReportError) {
         guard let first = reports.first else { throw ReportError("no reports to merge") }
+        if let running = reports.first(where: { !$0.finished }) {
+            throw ReportError(
+                "\(running.path): shard \(running.shard) has not finished (its batch is running, or died): "
+                    + "'hfr batch status' shows its progress; merge once it has ended")
+        }
         for r in reports.dropFirst() { try Self.checkSameManifest(r, as: first) }
         let total = first.shard.total
         var byIndex: [Int: ShardReport] = [:]

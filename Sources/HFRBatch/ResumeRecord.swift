@@ -25,10 +25,12 @@ public struct ResumeRecord: Sendable, Equatable {
     public var options: [String]
     public var outputBytes: Int64?
     public var frames: Int?
+    /// Who runs the job (in a `running` record): for `--resume` to find a batch that died.
+    public var claim: ResumeClaim?
 
     public init(
         state: State, input: String, inputSHA256: String? = nil, options: [String], outputBytes: Int64? = nil,
-        frames: Int? = nil
+        frames: Int? = nil, claim: ResumeClaim? = nil
     ) {
         self.state = state
         self.input = input
@@ -36,6 +38,7 @@ public struct ResumeRecord: Sendable, Equatable {
         self.options = options
         self.outputBytes = outputBytes
         self.frames = frames
+        self.claim = claim
     }
 
     /// Whether this record says `job` made its output, now `outputBytes` long, and finished. The
@@ -57,7 +60,8 @@ public struct ResumeRecord: Sendable, Equatable {
         else { return nil }
         return ResumeRecord(
             state: state, input: input, inputSHA256: object["inputSHA256"] as? String, options: options,
-            outputBytes: (object["outputBytes"] as? NSNumber)?.int64Value, frames: object["frames"] as? Int)
+            outputBytes: (object["outputBytes"] as? NSNumber)?.int64Value, frames: object["frames"] as? Int,
+            claim: ResumeClaim(object["claim"] as? [String: Any]))
     }
 
     /// Writes the record of `output` atomically; false when it cannot.
@@ -69,6 +73,7 @@ public struct ResumeRecord: Sendable, Equatable {
         if let inputSHA256 { object["inputSHA256"] = inputSHA256 }
         if let outputBytes { object["outputBytes"] = outputBytes }
         if let frames { object["frames"] = frames }
+        if let claim { object["claim"] = claim.object }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             return false
         }

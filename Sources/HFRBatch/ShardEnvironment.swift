@@ -7,6 +7,9 @@
 ///   or `JOB_COMPLETIONS` (Kubernetes sets neither: put the Job's `completions` there).
 /// - Slurm job arrays: `SLURM_ARRAY_TASK_ID` with `SLURM_ARRAY_TASK_COUNT`, counted from
 ///   `SLURM_ARRAY_TASK_MIN` (`--array=1-4` and `--array=0-3` both work; steps do not).
+/// - AWS Batch array jobs: `AWS_BATCH_JOB_ARRAY_INDEX` (from 0) with the size in
+///   `AWS_BATCH_JOB_ARRAY_SIZE` or `HFR_SHARD_TOTAL` (AWS sets only the index: pass the size).
+/// - Cloud Run jobs: `CLOUD_RUN_TASK_INDEX` (from 0) and `CLOUD_RUN_TASK_COUNT`.
 public enum ShardEnvironment {
     /// The shard and a sentence saying where it came from; or why it cannot be told.
     public static func detect(_ environment: [String: String]) -> Result<(Shard, String), ShardError> {
@@ -14,10 +17,19 @@ public enum ShardEnvironment {
         if environment["CI_NODE_INDEX"] != nil || environment["CI_NODE_TOTAL"] != nil { return variables.ciNode() }
         if environment["JOB_COMPLETION_INDEX"] != nil { return variables.kubernetes() }
         if environment["SLURM_ARRAY_TASK_ID"] != nil { return variables.slurm() }
+        if environment["AWS_BATCH_JOB_ARRAY_INDEX"] != nil {
+            return variables.fromZero(
+                "AWS_BATCH_JOB_ARRAY_INDEX", total: ["AWS_BATCH_JOB_ARRAY_SIZE", "HFR_SHARD_TOTAL"],
+                what: "AWS Batch array job")
+        }
+        if environment["CLOUD_RUN_TASK_INDEX"] != nil {
+            return variables.fromZero("CLOUD_RUN_TASK_INDEX", total: ["CLOUD_RUN_TASK_COUNT"], what: "Cloud Run job")
+        }
         return .failure(
             ShardError(
                 "no CI shard variables found (CI_NODE_INDEX/CI_NODE_TOTAL, JOB_COMPLETION_INDEX with "
-                    + "HFR_SHARD_TOTAL, or SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT)"))
+                    + "HFR_SHARD_TOTAL, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT, AWS_BATCH_JOB_ARRAY_INDEX with "
+                    + "AWS_BATCH_JOB_ARRAY_SIZE or HFR_SHARD_TOTAL, or CLOUD_RUN_TASK_INDEX/CLOUD_RUN_TASK_COUNT)"))
     }
 
     /// The environment read one CI's way at a time.
@@ -74,6 +86,19 @@ public enum ShardEnvironment {
                         from: "SLURM_ARRAY_TASK_ID=\(id) SLURM_ARRAY_TASK_COUNT=\(count) SLURM_ARRAY_TASK_MIN=\(min) "
                             + "(Slurm job array)")
                 }
+            }
+        }
+
+        /// An index from 0 in `index` with the total in the first of `total` that is set.
+        func fromZero(_ index: String, total: [String], what: String) -> Result<(Shard, String), ShardError> {
+            guard let totalName = total.first(where: { environment[$0] != nil }) else {
+                return .failure(
+                    ShardError(
+                        "\(index) is set but not the total: set \(total.joined(separator: " or ")) to the number of tasks"
+                    ))
+            }
+            return int(index).flatMap { i in
+                int(totalName).flatMap { n in shard(i + 1, n, from: "\(index)=\(i) \(totalName)=\(n) (\(what))") }
             }
         }
 

@@ -18,6 +18,13 @@ public struct ShardReport: Sendable {
     public var seconds: Double
     public var stoppedEarly: Bool
     public var results: [JobResult]
+    /// False in a report written while its batch runs (or one that died before its end).
+    public var finished: Bool
+    /// The batch's process and when it last wrote the report (nil from older reports).
+    public var pid: Int32?
+    public var updated: Date?
+    /// The manifest's directory, absolute, as the batch saw it (nil from older reports).
+    public var manifestDirectory: String?
 
     /// Reads the report in `data`; the problem (naming `path`) when it is not one.
     public init(data: Data, path: String) throws(ReportError) {
@@ -47,6 +54,10 @@ public struct ShardReport: Sendable {
         started = (object["started"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
         seconds = try read.number("elapsedSeconds")
         stoppedEarly = object["stoppedEarly"] as? Bool ?? false
+        finished = object["finished"] as? Bool ?? true
+        pid = (object["pid"] as? NSNumber)?.int32Value
+        updated = (object["updated"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
+        manifestDirectory = object["manifestDirectory"] as? String
         guard let jobs = object["jobs"] as? [[String: Any]] else { throw ReportError("\(path): jobs is not an array") }
         results = try jobs.enumerated().map { (i, job) throws(ReportError) in
             try Self.result(Fields(object: job, path: path, prefix: "jobs[\(i)]."))
@@ -85,6 +96,19 @@ public struct ShardReport: Sendable {
         result.exitCode = (read.object["exitCode"] as? NSNumber)?.int32Value
         result.signal = (read.object["signal"] as? NSNumber)?.int32Value
         result.error = read.object["error"] as? String
+        let history = read.object["history"] as? [[String: Any]] ?? []
+        result.attempts = history.compactMap { a in
+            guard let number = a["attempt"] as? Int,
+                let outcome = (a["outcome"] as? String).flatMap(JobAttempt.Outcome.init(rawValue:))
+            else { return nil }
+            var attempt = JobAttempt(number: number, outcome: outcome)
+            attempt.seconds = (a["durationSeconds"] as? NSNumber)?.doubleValue ?? 0
+            attempt.exitCode = (a["exitCode"] as? NSNumber)?.int32Value
+            attempt.signal = (a["signal"] as? NSNumber)?.int32Value
+            attempt.error = a["error"] as? String
+            attempt.log = a["log"] as? String
+            return attempt
+        }
         return result
     }
 

@@ -33,9 +33,20 @@ public struct BatchCommand: Command {
                          GITLAB_CI is set, else from 0; HFR_SHARD_INDEX_BASE=0|1 decides),
                          JOB_COMPLETION_INDEX (Kubernetes, from 0) with HFR_SHARD_TOTAL or
                          JOB_COMPLETIONS, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT (from
-                         SLURM_ARRAY_TASK_MIN). Says on stderr which it used.
+                         SLURM_ARRAY_TASK_MIN), AWS_BATCH_JOB_ARRAY_INDEX (from 0) with
+                         AWS_BATCH_JOB_ARRAY_SIZE or HFR_SHARD_TOTAL, CLOUD_RUN_TASK_INDEX (from 0)
+                         with CLOUD_RUN_TASK_COUNT. Says on stderr which it used.
           --resume       skip a job whose output exists and whose record matches: same input
-                         SHA-256, same options, same output size.
+                         SHA-256, same options, same output size. A job another batch is running
+                         (its record's claim: this host and a live pid, or another host that
+                         touched the record within 10 minutes) is left to it; one whose batch died
+                         is redone once, the dead attempt in its history.
+          --retries N    run a failed export again, up to N more times (not exit 65, bad input
+                         data, nor 64: they would fail the same way). Each export gets
+                         HFR_BATCH_ATTEMPT=1, 2, … in its environment.
+          --logs DIR     keep each attempt's log as DIR/<job id>-<attempt>.log: the command line,
+                         the export's stderr as it runs, how it ended. The reports name them
+                         (JSON jobs[].history[].log, JUnit <system-out>).
 
         A job that says "split": N (or "auto": parts of about --segment-seconds of input, default
         60) is cut at the input's keyframes into N video parts (export --range A-B --split-part
@@ -56,9 +67,15 @@ public struct BatchCommand: Command {
         jobs and stops the running exports (they remove their temporary files); a second one kills
         them. The reports are written either way.
 
+        --json-report is written as the batch starts and rewritten as jobs start and end
+        ("finished": false until the end), for 'hfr batch status'.
+
         'hfr batch merge REPORT.json... --report junit.xml' combines the shards' --json-report files into
-        one JUnit file and one JSON report, checking that every shard of one manifest is there once
-        (see 'hfr batch merge --help').
+        one JUnit file and one JSON report, checking that every shard of one manifest is there once.
+        'hfr batch status REPORT...' shows the shards' progress while they run (done, failed,
+        running, pending, ETA); 'hfr batch failed REPORT... > rerun.json' writes a manifest of exactly
+        the jobs that did not succeed, which runs as is; 'hfr batch matrix MANIFEST --max 256' prints
+        the shards as a CI matrix (JSON). Each has its own --help.
 
         A job whose export was interrupted (it exits 130, or the batch stopped it) is reported as
         cancelled, not failed: JSON status "cancelled", a JUnit <skipped>.
@@ -81,6 +98,8 @@ public struct BatchCommand: Command {
         .flag("resume", help: "Skip jobs whose output is up to date (input digest and options match)."),
         .flag("force", help: "Replace outputs that hfr batch did not write."),
         .flag("fail-fast", help: "Stop at the first failed job."),
+        .value("retries", "N", help: "Run a failed job's export up to N more times (default 0)."),
+        .value("logs", "DIR", help: "Keep each attempt's log (command line, export's stderr) as DIR/ID-ATTEMPT.log."),
         .flag("dry-run", help: "List this shard's jobs with their export plans on stdout; run nothing."),
         .flag("json", help: "With --dry-run: the list as JSON (schema hfr.batch.plan/1)."),
         .flag("example", help: "Print a commented example manifest."),
@@ -100,6 +119,8 @@ public struct BatchCommand: Command {
     let resume: Bool
     let force: Bool
     let failFast: Bool
+    let retries: Int
+    let logs: String?
     let dryRun: Bool
     let json: Bool
     let example: Bool
@@ -135,6 +156,9 @@ public struct BatchCommand: Command {
         resume = arguments.flag("resume")
         force = arguments.flag("force")
         failFast = arguments.flag("fail-fast")
+        retries = try arguments.value("retries", as: Int.self) ?? 0
+        guard (0...100).contains(retries) else { throw .usage("--retries must be 0 to 100", of: command) }
+        logs = arguments.value("logs")
         dryRun = arguments.flag("dry-run")
         json = arguments.flag("json")
         if json, !dryRun {
@@ -174,8 +198,9 @@ public struct BatchCommand: Command {
         }
         guard let manifest else { return }
         let parsed = try Self.load(manifest, segmentSeconds: segmentSeconds)
-        try Self.checkReports(
+        let written = try Self.checkReports(
             [("--report", report), ("--json-report", jsonReport)], files: parsed.files, of: Self.self)
+        try checkLogs(parsed.jobs, files: written)
         let (part, shardSource) = try chosenShard()
         for note in parsed.notes { Console.error("Note: \(note)\n") }
         let jobs = part.select(parsed.jobs)
@@ -184,7 +209,19 @@ public struct BatchCommand: Command {
             return
         }
         for path in [report, jsonReport].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
-        let outcome = run(jobs)
+        if let logs, !FileSystem.makeDirectories(logs) { throw .io(logs, "cannot be made a directory (--logs)") }
+        let started = Date()
+        let live = jsonReport.map { path in
+            BatchLiveReport(jobs: jobs, path: path) { [workers] results in
+                BatchJSON.document(
+                    manifest: manifest, shard: part, shardSource: shardSource, workers: workers,
+                    manifestJobs: parsed.jobs, results: results,
+                    run: (started, Date().timeIntervalSince(started), Self.hostname), stoppedEarly: false,
+                    finished: false
+                ).rendered + "\n"
+            }
+        }
+        let outcome = run(jobs, started: started, live: live)
         // Split jobs whose every unit ran here are joined now; shards leave theirs to the merge.
         let joins = Signals.isStopRequested ? [] : BatchJoins.join(outcome.results, force: force)
         BatchJoins.report(joins)
@@ -238,9 +275,10 @@ public struct BatchCommand: Command {
     /// Refuses (exit 64) a report path with a control character, or one that is a file the batch
     /// reads or writes (`files`: the manifest, inputs, outputs, records) or the other report, under
     /// any name: checked before any job runs, as for a dry run.
+    @discardableResult
     static func checkReports(
         _ reports: [(option: String, path: String?)], files: BatchPaths, of command: any Command.Type
-    ) throws(HFRError) {
+    ) throws(HFRError) -> BatchPaths {
         var files = files
         for case let (option, path?) in reports {
             if let control = BatchPaths.controlCharacter(in: path) {
@@ -250,6 +288,27 @@ public struct BatchCommand: Command {
                 try files.write(path, shown: path, as: .report(option: option))
             } catch {
                 throw .usage("\(option) \(error.message)", of: command)
+            }
+        }
+        return files
+    }
+
+    /// Refuses (exit 64) a `--logs` directory with a control character, or one where a log (of any
+    /// job's attempts, a redo of an abandoned one included) would be a file the batch reads or writes.
+    func checkLogs(_ jobs: [BatchJob], files: BatchPaths) throws(HFRError) {
+        guard let logs else { return }
+        if let control = BatchPaths.controlCharacter(in: logs) {
+            throw .usage("--logs names a path with the control character \(control)", of: Self.self)
+        }
+        var files = files
+        for job in jobs {
+            for number in 1...(retries + 2) {
+                let path = JobAttempt.logPath(in: logs, job: job, number: number)
+                do throws(BatchPaths.Conflict) {
+                    try files.write(path, shown: path, as: .log)
+                } catch {
+                    throw .usage("--logs: \(error.message)", of: Self.self)
+                }
             }
         }
     }
@@ -290,19 +349,31 @@ public struct BatchCommand: Command {
         Console.error("batch: \(jobs.count) of \(manifestJobs) jobs in shard \(shard)\(fails) (dry run)\n")
     }
 
-    /// Runs `jobs` with the progress line on stderr.
-    func run(_ jobs: [BatchJob]) -> Outcome {
-        let started = Date()
+    /// Runs `jobs` with the progress line on stderr (and the report written as they run).
+    func run(_ jobs: [BatchJob], started: Date, live: BatchLiveReport?) -> Outcome {
         let progress = BatchProgress(jobs: jobs)
         // hfr -v batch: the exports log libav's messages too (into the reports' failure text); -q:
         // no export prints progress lines into its log (their stderr is a file, read for errors).
-        let settings = BatchRunner.Settings(
+        var settings = BatchRunner.Settings(
             workers: workers, resume: resume, force: force, failFast: failFast, executable: Self.executable,
             extraArguments: ["-q"] + Array(repeating: "-v", count: LibavLog.verbosity))
+        settings.retries = retries
+        settings.logs = logs
         let runner = BatchRunner(
-            jobs: jobs, settings: settings, onStart: { progress.started($0) }, onFinish: { progress.finished($0, $1) })
+            jobs: jobs, settings: settings,
+            onStart: { job in
+                progress.started(job)
+                live?.started(job)
+            },
+            onNote: { progress.note($0) },
+            onFinish: { result, tally in
+                progress.finished(result, tally)
+                live?.finished(result)
+            })
         progress.start()
+        live?.start()
         let (results, stoppedEarly) = runner.run()
+        live?.stop()
         progress.stop()
         return Outcome(
             results: results, stoppedEarly: stoppedEarly, started: started,
@@ -330,6 +401,13 @@ public struct BatchCommand: Command {
             let first = results.first { $0.status == .failed }?.error.map { "; first: \($0)" } ?? ""
             throw HFRError("\(manifest): \(failed) of \(results.count) jobs failed\(first)", exitCode: .failure)
         }
+        if unfinished > 0, !results.contains(where: { $0.status == .cancelled }) {
+            // --resume left jobs to the live batches that claim them.
+            let first = results.first { $0.status == .notRun }?.error.map { "; first: \($0)" } ?? ""
+            throw HFRError(
+                "\(manifest): \(unfinished) of \(results.count) jobs were left to other batches\(first)",
+                exitCode: .failure)
+        }
         if unfinished > 0 {
             // Exports interrupted on their own (exit 130), not by this batch.
             let first = results.first { $0.status == .cancelled }?.error.map { "; first: \($0)" } ?? ""
@@ -344,12 +422,8 @@ public struct BatchCommand: Command {
         return FileSystem.realpath("/proc/self/exe") ?? "/proc/self/exe"
     }
 
-    /// gethostname(2): ProcessInfo's hostName may ask DNS, which can hang in a CI container.
-    static var hostname: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// This machine's name (gethostname(2)).
+    static var hostname: String { ResumeClaim.hostname }
 
     static func read(_ path: String) throws(HFRError) -> String {
         _ = try InputFile.status(of: path, expecting: "a manifest")

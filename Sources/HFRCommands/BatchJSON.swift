@@ -2,18 +2,25 @@ import Foundation
 import HFRBatch
 import HFRMedia
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `--json-report`: the batch's results as JSON (schema `hfr.batch.report/1`).
 enum BatchJSON {
     static let schema = "hfr.batch.report/1"
 
+    /// The report; `finished` false while the batch runs (`BatchLiveReport`: running and pending
+    /// jobs among the results).
     static func document(
         manifest: String, shard: Shard, shardSource: String?, workers: Int, manifestJobs jobs: [BatchJob],
         results: [JobResult], run: (started: Date, seconds: Double, hostname: String), stoppedEarly: Bool,
-        joins: [BatchJoins.Join] = []
+        finished: Bool = true, joins: [BatchJoins.Join] = []
     ) -> JSONValue {
         return .object([
             ("schema", .string(schema)),
             ("manifest", .string(manifest)),
+            ("manifestDirectory", .optional(manifestDirectory(manifest).map { .string($0) })),
             ("jobSet", .string(BatchJob.setID(of: jobs))),
             (
                 "shard",
@@ -25,7 +32,10 @@ enum BatchJSON {
             ("workers", .int(Int64(workers))),
             ("manifestJobs", .int(Int64(jobs.count))),
             ("hostname", .string(run.hostname)),
+            ("pid", .int(Int64(getpid()))),
             ("started", .string(timestamp(run.started))),
+            ("updated", .string(timestamp(Date()))),
+            ("finished", .bool(finished)),
             ("totals", totals(results)),
             ("stoppedEarly", .bool(stoppedEarly)),
             ("elapsedSeconds", .double(run.seconds)),
@@ -46,6 +56,8 @@ enum BatchJSON {
             ("skipped", count(.skipped)),
             ("cancelled", count(.cancelled)),
             ("notRun", count(.notRun)),
+            ("running", count(.running)),
+            ("pending", count(.pending)),
         ])
     }
 
@@ -65,6 +77,8 @@ enum BatchJSON {
             ("exitCode", .optional(r.exitCode.map { .int(Int64($0)) })),
             ("signal", .optional(r.signal.map { .int(Int64($0)) })),
             ("error", .optional(r.error.map { .string($0) })),
+            ("attempts", .int(Int64(r.attempts.count))),
+            ("history", .array(r.attempts.map(attempt))),
             ("split", .optional(r.job.split.map(split))),
         ])
     }
@@ -83,6 +97,23 @@ enum BatchJSON {
             ("index", .optional(index.map { .int(Int64($0)) })),
             ("parts", .int(Int64(unit.parts))),
         ])
+    }
+
+    static func attempt(_ a: JobAttempt) -> JSONValue {
+        .object([
+            ("attempt", .int(Int64(a.number))),
+            ("outcome", .string(a.outcome.rawValue)),
+            ("durationSeconds", .double(a.seconds)),
+            ("exitCode", .optional(a.exitCode.map { .int(Int64($0)) })),
+            ("signal", .optional(a.signal.map { .int(Int64($0)) })),
+            ("error", .optional(a.error.map { .string($0) })),
+            ("log", .optional(a.log.map { .string($0) })),
+        ])
+    }
+
+    /// The manifest's directory, absolute (`hfr batch failed` writes paths from it).
+    static func manifestDirectory(_ manifest: String) -> String? {
+        FileSystem.realpath(ManifestPaths(manifest: manifest).base)
     }
 
     /// ISO 8601 in UTC: `2026-12-02T00:41:00Z`.

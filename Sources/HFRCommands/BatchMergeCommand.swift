@@ -15,6 +15,7 @@ public struct BatchMergeCommand: Command {
         The reports must come from one manifest: the same jobSet (the ids of all its jobs), the same
         number of shards, each shard exactly once, every job exactly once. A missing or duplicated
         shard, or a report of another manifest, is refused naming it (exit 65); nothing is written.
+        So is a report written while its shard runs ("finished": false): 'hfr batch status' reads those.
         --report and --json-report may be none of the reports read, nor one file (exit 64).
 
         Exit codes: 0 merged and every job succeeded (or was up to date), 1 merged but a job failed,
@@ -42,16 +43,7 @@ public struct BatchMergeCommand: Command {
         for path in reports { files.read(path, shown: path, as: .mergedReport) }
         try BatchCommand.checkReports([("--report", junit), ("--json-report", json)], files: files, of: Self.self)
         for path in [junit, json].compactMap({ $0 }) { try OutputFile.checkDirectory(of: path) }
-        var shards: [ShardReport] = []
-        for path in reports {
-            _ = try InputFile.status(of: path, expecting: "a batch report")
-            guard let data = FileSystem.contents(path).map({ Data($0) }) else { throw .io(path, "cannot be read") }
-            do throws(ReportError) {
-                shards.append(try ShardReport(data: data, path: path))
-            } catch {
-                throw HFRError(error.message, exitCode: .dataError)
-            }
-        }
+        let shards = try BatchReports.read(reports)
         let merged: ReportMerge
         do throws(ReportError) {
             merged = try ReportMerge(shards)

@@ -97,6 +97,14 @@ final class BatchProgress: Sendable {
         }
     }
 
+    /// A line worth showing whatever the style (a retry, a job redone): above the live line.
+    func note(_ line: String) {
+        state.withLock { s in
+            Console.error((style == .terminal ? "\r\u{1B}[K" : "") + "batch: \(line)\n")
+            if style == .terminal, s.isShown { draw(&s) }
+        }
+    }
+
     private func redraw() { state.withLock { s in if !s.isStopped { draw(&s) } } }
 
     private func draw(_ s: inout State) {
@@ -113,7 +121,8 @@ final class BatchProgress: Sendable {
         case .skipped: return "up to date \(result.job.title)"
         case .failed: return "FAILED \(result.job.title): \(result.error ?? "failed")"
         case .cancelled: return "cancelled \(result.job.title)"
-        case .notRun: return "not run \(result.job.title)"
+        case .notRun, .running, .pending:
+            return "not run \(result.job.title)" + (result.error.map { ": \($0)" } ?? "")
         }
     }
 

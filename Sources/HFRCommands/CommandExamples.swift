@@ -79,6 +79,37 @@ extension BatchCommand {
             CommandExample(
                 "One JUnit file from the four shards' JSON reports",
                 "hfr batch merge shard-1.json shard-2.json shard-3.json shard-4.json --report junit.xml"),
+            CommandExample(
+                "Up to two more tries for a failing export, every attempt's log kept in logs/",
+                "hfr batch jobs.json --retries 2 --logs logs --json-report report.json"),
+        ]
+    }
+}
+
+extension BatchStatusCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample("How far the shards of a running batch are", "hfr batch status reports/shard-*.json"),
+            CommandExample("One shard's progress, with its ETA", "hfr batch status report.json"),
+        ]
+    }
+}
+
+extension BatchFailedCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample(
+                "A manifest of the jobs that failed in any shard", "hfr batch failed reports/shard-*.json > rerun.json"),
+            CommandExample("Those of one shard only", "hfr batch failed shard-2.json > rerun-2.json"),
+        ]
+    }
+}
+
+extension BatchMatrixCommand {
+    public static var examples: [CommandExample] {
+        [
+            CommandExample("The shards as a GitHub Actions matrix (at most 256 legs)", "hfr batch matrix jobs.json"),
+            CommandExample("At most 20 shards", "hfr batch matrix jobs.json --max 20"),
         ]
     }
 }

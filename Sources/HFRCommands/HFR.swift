@@ -11,7 +11,9 @@ public enum HFR {
     ]
 
     /// Commands under another (`hfr batch merge`): named "batch merge", chosen by their second word.
-    public static let subcommands: [any Command.Type] = [BatchMergeCommand.self]
+    public static let subcommands: [any Command.Type] = [
+        BatchMergeCommand.self, BatchStatusCommand.self, BatchFailedCommand.self, BatchMatrixCommand.self,
+    ]
 
     /// The subcommand `words` start with (`batch merge …`), if any.
     static func subcommand(_ words: [String]) -> (any Command.Type)? {

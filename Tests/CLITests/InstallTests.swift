@@ -29,8 +29,9 @@ import Testing
         let commands = try Self.commands(install.hfr)
         #expect(commands.contains("export") && commands.contains("completion"))
         let pages = try files.contentsOfDirectory(atPath: install.prefix + "/share/man/man1").sorted()
-        // `hfr batch merge` has a page of its own, hfr-batch-merge.1.
-        #expect(pages == (["hfr.1", "hfr-batch-merge.1"] + commands.map { "hfr-\($0).1" }).sorted())
+        // `hfr batch merge`, `status`, `failed` and `matrix` have pages of their own, hfr-batch-merge.1….
+        let batchPages = ["merge", "status", "failed", "matrix"].map { "hfr-batch-\($0).1" }
+        #expect(pages == (["hfr.1"] + batchPages + commands.map { "hfr-\($0).1" }).sorted())
         for path in [
             "share/bash-completion/completions/hfr", "share/zsh/site-functions/_hfr",
             "share/fish/vendor_completions.d/hfr.fish",

@@ -47,6 +47,9 @@ struct ShardTests {
         (["JOB_COMPLETION_INDEX": "0", "JOB_COMPLETIONS": "4"], 1, 4),
         (["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"], 3, 4),
         (["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"], 4, 4),
+        (["AWS_BATCH_JOB_ARRAY_INDEX": "0", "AWS_BATCH_JOB_ARRAY_SIZE": "4"], 1, 4),
+        (["AWS_BATCH_JOB_ARRAY_INDEX": "2", "HFR_SHARD_TOTAL": "3"], 3, 3),
+        (["CLOUD_RUN_TASK_INDEX": "1", "CLOUD_RUN_TASK_COUNT": "2"], 2, 2),
     ])
     func autoReadsTheCIVariables(environment: [String: String], index: Int, total: Int) throws {
         let (shard, why) = try ShardEnvironment.detect(environment).get()
@@ -61,6 +64,10 @@ struct ShardTests {
         (["CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "4"], "not a whole number"),
         (["JOB_COMPLETION_INDEX": "1"], "HFR_SHARD_TOTAL"),
         (["SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "2", "SLURM_ARRAY_TASK_STEP": "2"], "contiguous"),
+        (["AWS_BATCH_JOB_ARRAY_INDEX": "1"], "AWS_BATCH_JOB_ARRAY_SIZE or HFR_SHARD_TOTAL"),
+        (["AWS_BATCH_JOB_ARRAY_INDEX": "4", "AWS_BATCH_JOB_ARRAY_SIZE": "4"], "out of range"),
+        (["CLOUD_RUN_TASK_INDEX": "0"], "CLOUD_RUN_TASK_COUNT"),
+        (["CLOUD_RUN_TASK_INDEX": "-1", "CLOUD_RUN_TASK_COUNT": "2"], "out of range"),
     ])
     func autoRefusesWhatItCannotTell(environment: [String: String], expected: String) {
         guard case .failure(let error) = ShardEnvironment.detect(environment) else {
