@@ -23,15 +23,19 @@ import Testing
     }
 
     /// `(command, option)` for each `hfr COMMAND … --OPTION` in `text`: the options that follow the
-    /// command name on the same line up to a quote or the end of the suggestion.
+    /// command name on the same line up to a quote or the end of the suggestion. `hfr batch merge …`
+    /// is the subcommand's (`batch merge`).
     static func suggestions(in text: String) -> [(command: String, option: String)] {
         let names = Set(HFR.commands.map { $0.name })
+        let subcommands = Set(HFR.subcommands.map { $0.name })
         var found: [(String, String)] = []
         let pattern = /hfr ([a-z]+)((?: +(?:[A-Za-z0-9_.\/<>=@:,-]+))*)/
         for match in text.matches(of: pattern) {
-            let command = String(match.1)
+            var command = String(match.1)
             guard names.contains(command) else { continue }
-            for word in match.2.split(separator: " ") where word.hasPrefix("--") {
+            let words = match.2.split(separator: " ")
+            if let next = words.first, subcommands.contains(command + " " + next) { command += " " + next }
+            for word in words where word.hasPrefix("--") {
                 found.append((command, String(word.dropFirst(2).split(separator: "=")[0])))
             }
         }
@@ -55,7 +59,7 @@ import Testing
         var checked = 0
         for text in texts {
             for (name, option) in Self.suggestions(in: text) {
-                let command = try #require(HFR.commands.first { $0.name == name })
+                let command = try #require((HFR.commands + HFR.subcommands).first { $0.name == name })
                 #expect(Self.options(of: command).contains(option), "hfr \(name) --\(option)")
                 checked += 1
             }
