@@ -181,14 +181,20 @@ import Testing
     @Test func killedRecordingLeavesAPlayableFileMissingAtMostOneSecond() throws {
         let dir = try TemporaryDirectory()
         let (process, elapsed, _) = try interrupt(SIGKILL, after: Double.random(in: 2...4), dir)
-        _ = process.wait()
+        let ended = process.wait()
         #expect(process.wasSignalled)
+        // A loaded machine's test source may fall behind the 120 fps asked; hfr says so within about
+        // 0.7 s ("Warning: test source delivers 87.3 fps, not the 120 asked"), and that rate is what
+        // a second of capture holds.
+        let rate =
+            ended.stderr.split(separator: "\n").first { $0.hasPrefix("Warning: test source delivers ") }
+            .flatMap { Double($0.split(separator: " ")[4]) }.map { min($0, 120) } ?? 120
         let partial = dir.path("out.partial.mp4")
         #expect(try dir.contents() == ["out.partial.mp4"])
         let decode = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", partial, "-f", "null", "-"])
         #expect(decode.status == 0 && decode.stderr.isEmpty, "decode: \(decode.stderr)")
         let frames = try FFprobe.count(partial, stream: "v:0", decoding: true)
-        #expect(Double(frames) >= (elapsed - 1) * 120, "\(frames) frames after \(elapsed) s")
+        #expect(Double(frames) >= (elapsed - 1) * rate, "\(frames) frames after \(elapsed) s at \(rate) fps")
         #expect(Double(frames) <= (elapsed + 0.5) * 120)
         // The header written at the start already holds the capture rate as Android reads it.
         #expect(try AndroidMetadata.captureRate(partial) == 120)
