@@ -79,8 +79,10 @@ extension DeviceTests {
             }
             step("corrupt recording: \(hurt)")
             #expect(writer.injected == 5)
-            // A corrupt picture the driver itself skipped (a drop) is not one hfr saw.
-            #expect(hurt.corrupt <= 5 && hurt.corrupt + hurt.dropped >= 5, "\(hurt)")
+            // A corrupt picture the driver itself skipped (a drop) is not one hfr saw; and as in the
+            // clean recording, a lap of the writer (each a device drop) may tear one more picture:
+            // 6 corrupt with 2 device drops under TCG beside the host's suites.
+            #expect(hurt.corrupt <= 5 + hurt.dropped && hurt.corrupt + hurt.dropped >= 5, "\(hurt)")
             if hurt.dropped == 0 { #expect(hurt.corrupt == 5, "\(hurt)") }
             #expect(hurt.frames > 0 && abs(hurt.slots - 150) <= 2, "\(hurt)")
             #expect(hurt.decodeErrors.isEmpty, "\(hurt.decodeErrors)")
