@@ -13,13 +13,7 @@ extension SlurmTests {
         let w = try BatchWorkspace()
         let input = w.dir.path("in/take.mp4")
         // 60 s at 120 fps, a keyframe each second, B-frames, AAC: the cuts fall at 15, 30 and 45 s.
-        let made = try Tool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=128x72:r=120:d=60", "-f", "lavfi", "-i",
-                "sine=f=440:r=48000:d=60", "-c:v", "libx264", "-preset", "ultrafast", "-g", "120", "-bf", "2", "-c:a",
-                "aac", "-metadata", "com.android.capture.fps=120", input,
-            ])
+        let made = try SplitTake.make(input, seconds: 60, size: "128x72")
         #expect(made.status == 0, "\(made.stderr)")
         // `--fps 16`: at 1/8 speed a 120 fps take gives 15 frames a second, so most pictures are made.
         let slow = ["--speed", "0.125", "--fps", "16", "--interpolate", "flow"]
@@ -145,7 +139,7 @@ enum SplitComparison {
     /// PSNR within 0.5 dB of the single's. Returns the PSNR figures.
     @discardableResult
     static func check(joined: String, single: String, copied: Bool, reference: String? = nil) throws -> String {
-        let (a, b) = (try packets(joined), try packets(single))
+        let (a, b) = (try SplitTake.packets(joined), try SplitTake.packets(single))
         let video = { (p: [String]) in p.filter { $0.hasPrefix("packet,0,") } }
         let audio = { (p: [String]) in p.filter { $0.hasPrefix("packet,1,") } }
         #expect(video(a).count == video(b).count && !video(a).isEmpty, "\(video(a).count) \(video(b).count) frames")
@@ -184,17 +178,6 @@ enum SplitComparison {
             if near.contains(i) { atSeams = max(atSeams, step) } else { elsewhere = max(elsewhere, step) }
         }
         return (atSeams, elsewhere)
-    }
-
-    static func packets(_ path: String) throws -> [String] {
-        let r = try Tool.run(
-            "ffprobe",
-            [
-                "-v", "error", "-show_data_hash", "MD5", "-show_entries",
-                "packet=stream_index,pts,dts,duration,flags,data_hash", "-of", "csv", path,
-            ])
-        #expect(r.status == 0, "\(r.stderr)")
-        return r.stdout.split(separator: "\n").map(String.init)
     }
 
     /// Each picture's PSNR (the average over planes; identical pictures count 100 dB).

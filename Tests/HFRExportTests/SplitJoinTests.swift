@@ -10,27 +10,9 @@ import Testing
     /// 3 s at 120 fps with B-frames and a keyframe each second, AAC audio, tagged 120 fps.
     static func input(in dir: TemporaryDirectory) throws -> String {
         let path = dir.path("in.mp4")
-        let made = try Tool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=160x96:r=120:d=3", "-f", "lavfi", "-i",
-                "sine=f=440:r=48000:d=3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "120", "-bf", "2", "-c:a",
-                "aac", "-metadata", "com.android.capture.fps=120", path,
-            ])
+        let made = try SplitTake.make(path, seconds: 3, size: "160x96")
         #expect(made.status == 0, "\(made.stderr)")
         return path
-    }
-
-    /// Every packet of `path`: stream, times, flags and an MD5 of its data.
-    static func packets(_ path: String) throws -> [String] {
-        let r = try Tool.run(
-            "ffprobe",
-            [
-                "-v", "error", "-show_data_hash", "MD5", "-show_entries",
-                "packet=stream_index,pts,dts,duration,flags,data_hash", "-of", "csv", path,
-            ])
-        #expect(r.status == 0, "\(r.stderr)")
-        return r.stdout.split(separator: "\n").map(String.init)
     }
 
     /// Exports the job's units (video parts cut at the keyframes at 1 s and 2 s) and joins them.
@@ -55,9 +37,9 @@ import Testing
         let whole = try Tool.hfr(["export", input, dir.path("whole.mp4"), "--conform", "30"])
         #expect(whole.status == 0, "\(whole.stderr)")
         try Self.split(input, ["--conform", "30"], into: dir.path("joined.mp4"), in: dir)
-        let expected = try Self.packets(dir.path("whole.mp4"))
+        let expected = try SplitTake.packets(dir.path("whole.mp4"))
         #expect(expected.count > 360)
-        #expect(try Self.packets(dir.path("joined.mp4")) == expected)
+        #expect(try SplitTake.packets(dir.path("joined.mp4")) == expected)
     }
 
     /// Interpolated frames at each seam are made from the frames on both sides of it: losslessly

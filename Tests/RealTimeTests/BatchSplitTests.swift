@@ -9,13 +9,7 @@ import Testing
     /// 4 s at 120 fps with B-frames and a keyframe each second, AAC audio, tagged 120 fps.
     static func workspace() throws -> BatchWorkspace {
         let w = try BatchWorkspace()
-        let made = try Tool.run(
-            "ffmpeg",
-            [
-                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=s=160x96:r=120:d=4", "-f", "lavfi", "-i",
-                "sine=f=440:r=48000:d=4", "-c:v", "libx264", "-preset", "ultrafast", "-g", "120", "-bf", "2", "-c:a",
-                "aac", "-metadata", "com.android.capture.fps=120", w.dir.path("in/a.mp4"),
-            ])
+        let made = try SplitTake.make(w.dir.path("in/a.mp4"), seconds: 4, size: "160x96")
         #expect(made.status == 0, "\(made.stderr)")
         try w.manifest(
             """
@@ -25,18 +19,6 @@ import Testing
                "split": "auto"}]}
             """)
         return w
-    }
-
-    /// Every packet of `path`: stream, times, flags and an MD5 of its data.
-    static func packets(_ path: String) throws -> [String] {
-        let r = try Tool.run(
-            "ffprobe",
-            [
-                "-v", "error", "-show_data_hash", "MD5", "-show_entries",
-                "packet=stream_index,pts,dts,duration,flags,data_hash", "-of", "csv", path,
-            ])
-        #expect(r.status == 0, "\(r.stderr)")
-        return r.stdout.split(separator: "\n").map(String.init)
     }
 
     static func reading(_ path: String) throws -> FFprobeReading {
@@ -71,15 +53,17 @@ import Testing
             #expect(e.status == 0, "\(e.stderr)")
             let joined = w.dir.path("out/\(name)")
             if name == "conform.mp4" {
-                #expect(try Self.packets(joined) == Self.packets(whole))
+                let expected = try SplitTake.packets(whole)
+                let got = try SplitTake.packets(joined)
+                #expect(expected.count > 480 && got == expected)
                 continue
             }
             let (a, b) = (try Self.reading(joined), try Self.reading(whole))
             #expect(a.videoPackets.count == b.videoPackets.count && a.videoPackets.count == 480)
             #expect(abs(a.duration - b.duration) < 0.001, "\(a.duration) \(b.duration)")
-            #expect(
-                try Self.packets(joined).filter { $0.hasPrefix("packet,1,") }
-                    == Self.packets(whole).filter { $0.hasPrefix("packet,1,") })
+            let audio = try SplitTake.packets(whole).filter { $0.hasPrefix("packet,1,") }
+            let joinedAudio = try SplitTake.packets(joined).filter { $0.hasPrefix("packet,1,") }
+            #expect(!audio.isEmpty && joinedAudio == audio)
         }
 
         let before = try FileManager.default.attributesOfItem(atPath: w.dir.path("out/conform.mp4"))
