@@ -34,7 +34,7 @@ public enum RerunManifest {
                     let rest = reports.lazy.flatMap(\.results).first {
                         $0.job.split?.output == unit.output && $0.job.split?.part == .rest
                     }
-                    let options = (rest?.job.options ?? r.job.options).filter { $0 != "--split-part" && $0 != "rest" }
+                    let options = SplitUnit.jobOptions(fromRest: rest?.job.options ?? r.job.options)
                     let job = BatchJob(
                         input: r.job.input, output: unit.output, options: options, manifestInput: r.job.manifestInput,
                         manifestOutput: unit.manifestOutput, entry: r.job.entry, line: r.job.line)

@@ -65,6 +65,12 @@ public struct SplitUnit: Sendable, Equatable {
         return (start, parts[1].isEmpty ? nil : Rational(parsingTime: String(parts[1])))
     }
 
+    /// The whole job's options, from its rest unit's (which add only `--split-part rest`).
+    public static func jobOptions(fromRest options: [String]) -> [String] {
+        guard let i = options.firstIndex(of: "--split-part"), i + 1 < options.count else { return options }
+        return Array(options[..<i] + options[(i + 2)...])
+    }
+
     /// `options` without `--range` and its value.
     static func withoutRange(_ options: [String]) -> [String] {
         guard let i = options.firstIndex(of: "--range"), i + 1 < options.count else { return options }

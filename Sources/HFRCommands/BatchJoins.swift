@@ -76,7 +76,7 @@ enum BatchJoins {
             let rest = units.first { $0.job.split?.part == .rest }!.job
             ResumeRecord(
                 state: .done, input: rest.manifestInput,
-                options: rest.options.filter { $0 != "--split-part" && $0 != "rest" },
+                options: SplitUnit.jobOptions(fromRest: rest.options),
                 outputBytes: size(of: join.output), frames: result.videoPackets
             ).write(for: join.output)
         } catch {
